@@ -1,0 +1,137 @@
+"""The rules JSON Schema cannot express, and the normalizations: (type name, node) → Issues, or a rewritten node.
+
+Each rule here is listed, with the same id, in spec/validation.md under "Rules beyond the schema"; the tests
+check that the two lists agree. A rule receives one schema-valid node of its type (the walk in `typed_walk`
+finds every node of every type, however deeply nested), so it never re-checks what the schema already did.
+"""
+
+from __future__ import annotations
+
+import calendar
+import unicodedata
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from seq_io_ref.issues import Issue, format_path
+
+JsonObject = dict[str, Any]
+
+BEYOND_SCHEMA_RULES: dict[str, str] = {
+    "DeploymentPolicy.param-name": "Each `params` name is an identifier and does not start with `_`.",
+    "ActionContract.bounds-count": "`bounds` has exactly `action_dim` pairs.",
+    "ActionContract.bounds-order": "In each `bounds` pair, low is not above high.",
+    "ActionContract.max-delta-count": "A `max_delta` list has exactly `action_dim` values.",
+    "InferParam.min-not-above-max": "`min` is not above `max`.",
+    "InferParam.default-allowed": "A `default` is among `choices` and within `min`/`max`.",
+    "Lease.expires-at-real-date": "`expires_at` names a day that exists in the calendar.",
+}
+"""Every rule beyond the schema, id → what it demands; spec/validation.md lists the same ids."""
+
+
+def _rule(rule_id: str) -> str:
+    assert rule_id in BEYOND_SCHEMA_RULES, rule_id
+    return rule_id
+RuleCheck = Callable[[JsonObject, list[str | int]], Iterator[Issue]]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _param_name_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
+    for name in node.get("params") or {}:
+        if not is_identifier(name) or name.startswith("_"):
+            yield Issue(format_path([*path, "params"]), _rule("DeploymentPolicy.param-name"),
+                        f"the parameter name {name!r} is refused: a name is an identifier (a letter or underscore,"
+                        " then letters, digits or underscores, Unicode allowed) and must not start with '_'")
+
+
+def is_identifier(name: str) -> bool:
+    """UAX #31 default identifier with Python's additions, after NFKC: what `str.isidentifier` accepts."""
+    normalized = unicodedata.normalize("NFKC", name)
+    return normalized.isidentifier()
+
+
+def _bounds_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
+    bounds, dim = node.get("bounds"), node["action_dim"]
+    if bounds is not None:
+        if len(bounds) != dim:
+            yield Issue(format_path([*path, "bounds"]), _rule("ActionContract.bounds-count"),
+                        f"bounds holds {len(bounds)} pair(s) but action_dim is {dim}: one [low, high] pair per"
+                        " action dimension")
+        else:
+            for index, (low, high) in enumerate(bounds):
+                if low > high:
+                    yield Issue(format_path([*path, "bounds", index]), _rule("ActionContract.bounds-order"),
+                                f"the pair [{low}, {high}] has low above high")
+    max_delta = node.get("max_delta")
+    if isinstance(max_delta, list) and len(max_delta) != dim:
+        yield Issue(format_path([*path, "max_delta"]), _rule("ActionContract.max-delta-count"),
+                    f"max_delta lists {len(max_delta)} value(s) but action_dim is {dim}: give one per dimension,"
+                    " or a single number for all")
+
+
+def _infer_param_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
+    low, high, default, choices = node.get("min"), node.get("max"), node.get("default"), node.get("choices")
+    if low is not None and high is not None and low > high:
+        yield Issue(format_path(path), _rule("InferParam.min-not-above-max"), f"min ({low}) is above max ({high})")
+        return
+    if default is None:
+        return
+    if choices is not None and not any(json_equal(default, choice) for choice in choices):
+        yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
+                    f"the default {default!r} is not one of the choices (JSON equality: true is not 1, 1 is 1.0)")
+    elif (low is not None or high is not None) and not _is_number(default):
+        yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
+                    f"the default {default!r} is not a number, so it cannot be checked against min/max")
+    elif (low is not None and default < low) or (high is not None and default > high):
+        yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
+                    f"the default {default!r} lies outside [min, max] = [{low}, {high}]")
+
+
+def json_equal(left: Any, right: Any) -> bool:
+    """Equality of JSON values: numbers by value, booleans only equal booleans, strings by code points."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if _is_number(left) and _is_number(right):
+        return bool(left == right)
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(json_equal(a, b) for a, b in zip(left, right, strict=True))
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
+    return type(left) is type(right) and bool(left == right)
+
+
+def _lease_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
+    year, month, day = (int(part) for part in node["expires_at"][:10].split("-"))
+    if day > calendar.monthrange(year, month)[1]:
+        yield Issue(format_path([*path, "expires_at"]), _rule("Lease.expires-at-real-date"),
+                    f"{node['expires_at'][:10]} is not a day of the calendar")
+
+
+RULES: dict[str, list[RuleCheck]] = {
+    "DeploymentPolicy": [_param_name_issues],
+    "ActionContract": [_bounds_issues],
+    "InferParam": [_infer_param_issues],
+    "Lease": [_lease_issues],
+}
+"""Rules beyond the schema, by the type whose node they inspect (ids as in spec/validation.md)."""
+
+
+def _sort_window(node: JsonObject) -> JsonObject:
+    at = node.get("at")
+    return node if at is None else {**node, "at": sorted(at)}
+
+
+def _fold_legacy_streaming(node: JsonObject) -> JsonObject:
+    out = {key: value for key, value in node.items() if key != "streaming"}
+    if node.get("streaming") is True:
+        out["episodes"] = "own"
+    return out
+
+
+NORMALIZATIONS: dict[str, Callable[[JsonObject], JsonObject]] = {
+    "Stream": _sort_window,
+    "DeploymentPolicy": _fold_legacy_streaming,
+}
+"""Normalizations, by type (ids `Stream.sort-at` and `DeploymentPolicy.fold-streaming` in spec/validation.md)."""

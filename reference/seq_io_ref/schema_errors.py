@@ -1,0 +1,104 @@
+"""jsonschema's raw errors → Issues with the rule they break: error tree → leaf errors → (path, rule, sentence).
+
+The rule of a failing keyword is the nearest `x-rule` annotation on the way from the type's root schema down to
+the keyword (so every cross-field rule the schemas express has a stable, named id), and otherwise the keyword's
+own name (`maximum`, `required`, ...). Nullable fields are written `anyOf: [X, {"type": "null"}]`; when such a
+field holds a non-null value the only useful explanation is why it failed X, so the walk descends into that
+branch instead of reporting "not valid under any of the given schemas".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema.exceptions import ValidationError
+from referencing import Registry
+
+from seq_io_ref.issues import Issue, format_path
+
+NULL_BRANCH = {"type": "null"}
+
+
+def leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
+    """Yield the errors that explain `error`, descending through nullable `anyOf` wrappers."""
+    if error.validator in ("anyOf", "oneOf") and error.instance is not None and error.context:
+        branches = error.validator_value
+        non_null = [index for index, branch in enumerate(branches) if branch != NULL_BRANCH]
+        if len(non_null) == 1 and len(branches) == 2:
+            for sub in error.context:
+                if sub.relative_schema_path[0] == non_null[0]:
+                    yield from leaf_errors(sub)
+            return
+    yield error
+
+
+def _rule_along(schema_path: list[str | int], root: dict[str, Any], registry: Registry[Any]) -> tuple[str, str]:
+    """Follow an absolute schema path through `$ref`s; return (nearest x-rule id, its description)."""
+    resolver = registry.resolver(base_uri=root["$id"])
+    node: Any = root
+    found = ("", "")
+    for step in schema_path:
+        if isinstance(node, dict) and "x-rule" in node:
+            found = (node["x-rule"], node.get("description", ""))
+        # jsonschema leaves `$ref` out of the path when it follows one: resolve it when the step is not here.
+        while isinstance(node, dict) and "$ref" in node and (step == "$ref" or step not in node):
+            resolved = resolver.lookup(node["$ref"])
+            resolver, node = resolved.resolver, resolved.contents
+            if isinstance(node, dict) and "x-rule" in node:
+                found = (node["x-rule"], node.get("description", ""))
+        if step != "$ref":
+            node = node[step]
+    return found
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _keyword_sentence(error: ValidationError) -> str:
+    """A plain sentence for a failing JSON Schema keyword."""
+    keyword, expected, instance = error.validator, error.validator_value, error.instance
+    templates = {
+        "type": lambda: f"must be of JSON type {' or '.join(expected) if isinstance(expected, list) else expected},"
+                        f" not {_short(instance)}",
+        "enum": lambda: f"must be one of {', '.join(_short(v) for v in expected)}; got {_short(instance)}",
+        "const": lambda: f"must be {_short(expected)}; got {_short(instance)}",
+        "required": lambda: error.message.replace("is a required property", "is required but missing"),
+        "additionalProperties": lambda: "unknown key(s) "
+        + ", ".join(repr(k) for k in sorted(set(instance) - set(error.schema.get("properties", {}))))
+        + ": this object is closed",
+        "minimum": lambda: f"must be at least {expected}; got {_short(instance)}",
+        "maximum": lambda: f"must be at most {expected}; got {_short(instance)}",
+        "exclusiveMinimum": lambda: f"must be greater than {expected}; got {_short(instance)}",
+        "exclusiveMaximum": lambda: f"must be less than {expected}; got {_short(instance)}",
+        "minItems": lambda: f"must hold at least {expected} item(s); it holds {len(instance)}",
+        "maxItems": lambda: f"must hold at most {expected} item(s); it holds {len(instance)}",
+        "minProperties": lambda: f"must have at least {expected} key(s); it has {len(instance)}",
+        "maxProperties": lambda: f"must have at most {expected} key(s); it has {len(instance)}",
+        "minLength": lambda: f"must be at least {expected} character(s) long (code points)",
+        "maxLength": lambda: f"must be at most {expected} character(s) long (code points); it has {len(instance)}",
+        "uniqueItems": lambda: "must not hold two equal items (numbers compare by value: 0, 0.0 and -0.0 are equal)",
+        "pattern": lambda: f"{_short(instance)} does not match the required pattern",
+        "not": lambda: f"{_short(instance)} is a form this field forbids",
+    }
+    make = templates.get(str(keyword))
+    return make() if make else error.message
+
+
+def issue_from_error(error: ValidationError, root: dict[str, Any], registry: Registry[Any]) -> Issue:
+    """Name the rule a leaf error breaks and say it in words."""
+    rule_id, rule_text = _rule_along(list(error.absolute_schema_path), root, registry)
+    sentence = _keyword_sentence(error)
+    path = format_path(list(error.absolute_path))
+    if str(error.validator) != "additionalProperties" and _in_property_names(error):
+        sentence = f"the key {_short(error.instance)} is refused: {sentence}"
+    if rule_id:
+        return Issue(path, rule_id, f"{rule_text} ({sentence})" if rule_text else sentence)
+    return Issue(path, str(error.validator), sentence)
+
+
+def _in_property_names(error: ValidationError) -> bool:
+    return "propertyNames" in list(error.absolute_schema_path)

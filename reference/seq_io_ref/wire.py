@@ -1,0 +1,108 @@
+"""JSON text → Python value, refusing what the contract's wire rules refuse: text → tokens → value or Issues.
+
+Python's `json` module accepts things the contract does not: duplicate object keys (it keeps the last),
+the non-standard tokens `NaN`/`Infinity`, and number literals that overflow an IEEE-754 double (`1e400`
+becomes infinity). Other languages' parsers disagree on all three, so the spec refuses them on the wire
+(spec/validation.md, "Wire rules") and this module is where that happens. Markers are placed during the parse
+and collected with their JSON paths afterwards, because `json`'s hooks do not know where they are.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from seq_io_ref.issues import Issue, JsonPath, format_path
+
+WIRE_JSON_SYNTAX = "wire.json-syntax"
+WIRE_DUPLICATE_KEY = "wire.duplicate-key"
+WIRE_NON_FINITE = "wire.non-finite-number"
+
+
+class _NonFinite:
+    """Stands in for a number the wire refuses; remembers the literal for the message."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers which keys it saw twice."""
+
+    duplicates: list[str]
+
+
+def _object_from_pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object()
+    obj.duplicates = []
+    for key, value in pairs:
+        if key in obj:
+            obj.duplicates.append(key)
+        obj[key] = value
+    return obj
+
+
+def _parse_float(literal: str) -> float | _NonFinite:
+    value = float(literal)
+    return value if math.isfinite(value) else _NonFinite(literal)
+
+
+def _parse_int(literal: str) -> int | _NonFinite:
+    value = int(literal)
+    try:
+        float(value)
+    except OverflowError:
+        return _NonFinite(literal if len(literal) <= 24 else literal[:20] + "...")
+    return value
+
+
+def _collect(value: Any, path: list[str | int], issues: list[Issue]) -> Any:
+    """Turn parse markers into Issues and marked containers into plain ones."""
+    if isinstance(value, _NonFinite):
+        issues.append(Issue(format_path(path), WIRE_NON_FINITE,
+                            f"the number {value.literal} is not a finite IEEE-754 double; JSON numbers in this "
+                            "contract must be finite (NaN and Infinity are not JSON)"))
+        return None
+    if isinstance(value, _Object):
+        for key in dict.fromkeys(value.duplicates):
+            issues.append(Issue(format_path(path), WIRE_DUPLICATE_KEY,
+                                f"the key {key!r} appears more than once in this object; duplicate keys are refused"))
+        return {key: _collect(item, [*path, key], issues) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_collect(item, [*path, index], issues) for index, item in enumerate(value)]
+    return value
+
+
+def parse_json_text(text: str) -> tuple[Any, list[Issue]]:
+    """Parse one JSON document under the wire rules; the value is meaningful only when no Issue came back."""
+    try:
+        raw = json.loads(text, object_pairs_hook=_object_from_pairs, parse_float=_parse_float,
+                         parse_int=_parse_int, parse_constant=_NonFinite)
+    except json.JSONDecodeError as error:
+        return None, [Issue("$", WIRE_JSON_SYNTAX,
+                            f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")]
+    except RecursionError:
+        return None, [Issue("$", WIRE_JSON_SYNTAX, "not valid JSON here: nested too deeply to read")]
+    issues: list[Issue] = []
+    value = _collect(raw, [], issues)
+    return value, issues
+
+
+def non_json_values(value: Any, path: JsonPath = ()) -> list[Issue]:
+    """Issues for values already in memory that JSON cannot carry (non-finite floats, non-string keys)."""
+    issues: list[Issue] = []
+    if isinstance(value, float) and not math.isfinite(value):
+        issues.append(Issue(format_path(path), WIRE_NON_FINITE, f"{value} is not a finite number"))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, f"the key {key!r} is not a string"))
+            else:
+                issues.extend(non_json_values(item, [*path, key]))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            issues.extend(non_json_values(item, [*path, index]))
+    elif value is not None and not isinstance(value, str | int | float | bool):
+        issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, f"a {type(value).__name__} is not a JSON value"))
+    return issues

@@ -1,0 +1,139 @@
+"""`iospec`: the command line over the spec, the vectors and the reference (argv → one subcommand → exit code).
+
+Exit codes: 0 success, 1 the input was refused or a check failed, 2 the command itself was used wrongly (a
+missing file, an unknown type). A user's mistake is always a message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+from seq_io_ref.rule_ids import known_rule_ids
+from seq_io_ref.validation import contract
+
+from seq_io_tools import vectors
+from seq_io_tools.validation_cases import judge, outcome_of
+
+
+def _validate(args: argparse.Namespace) -> int:
+    the_contract = contract()
+    if args.type not in the_contract.type_names:
+        print(f"iospec: no type {args.type!r}; known types: {', '.join(the_contract.type_names)}", file=sys.stderr)
+        return 2
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"iospec: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    outcome = the_contract.validate_text(args.type, text)
+    for issue in outcome.issues:
+        print(f"{args.file}: {issue}")
+    if outcome.valid:
+        print(f"{args.file}: valid {args.type}")
+    return 0 if outcome.valid else 1
+
+
+def _load_and_lint() -> tuple[list[vectors.VectorFile], list[vectors.Problem]]:
+    files, problems = vectors.load_suite()
+    spec = contract().spec
+    problems += list(vectors.lint(files, vectors.read_ledger(), known_rule_ids(spec), set(spec.type_names)))
+    return files, problems
+
+
+def _lint(_: argparse.Namespace) -> int:
+    files, problems = _load_and_lint()
+    for problem in problems:
+        print(problem)
+    cases = sum(len(f.cases) for f in files)
+    print(f"{len(files)} vector files, {cases} cases, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+def _vectors(args: argparse.Namespace) -> int:
+    files, problems = _load_and_lint()
+    for problem in problems:
+        print(problem)
+    the_contract = contract()
+    totals: Counter[tuple[str, str]] = Counter()
+    failures = []
+    for vector_file in (f for f in files if f.kind == "validation"):
+        type_name = vector_file.doc["type"]
+        for case in vector_file.cases:
+            result = judge(case, outcome_of(the_contract, type_name, case.data))
+            totals[(type_name, "valid" if case.data["valid"] else "invalid")] += 1
+            totals[(type_name, "pass" if result.passed else "fail")] += 1
+            if not result.passed:
+                failures.append(f"{case.file}:{case.line}: {case.id}: {result.detail}")
+    types = sorted({t for t, _ in totals})
+    print(f"{'type':<22}{'cases':>7}{'valid':>7}{'invalid':>9}{'pass':>7}{'fail':>6}")
+    for name in types:
+        row = [totals[(name, k)] for k in ("valid", "invalid", "pass", "fail")]
+        print(f"{name:<22}{row[0] + row[1]:>7}{row[0]:>7}{row[1]:>9}{row[2]:>7}{row[3]:>6}")
+    all_rows = [sum(totals[(n, k)] for n in types) for k in ("valid", "invalid", "pass", "fail")]
+    print(f"{'all ' + str(len(types)) + ' types':<22}{all_rows[0] + all_rows[1]:>7}{all_rows[0]:>7}{all_rows[1]:>9}"
+          f"{all_rows[2]:>7}{all_rows[3]:>6}")
+    for failure in failures[: args.show]:
+        print("FAIL", failure)
+    print(f"{all_rows[2]} passed, {all_rows[3]} failed")
+    return 1 if failures or problems else 0
+
+
+_NEW_ID = re.compile(r"^(\s*(?:-\s+)?id:\s*)new\s*$", re.MULTILINE)
+
+
+def _assign_ids(_: argparse.Namespace) -> int:
+    """Replace each `id: new` with the file's next unused id and record it in the ledger."""
+    ledger = vectors.read_ledger()
+    added: list[str] = []
+    for path in vectors.vector_paths():
+        text = path.read_text(encoding="utf-8")
+        if not _NEW_ID.search(text):
+            continue
+        prefix_match = re.search(r"^id_prefix:\s*['\"]?([a-z0-9-]+)", text, re.MULTILINE)
+        if prefix_match is None:
+            print(f"iospec: {vectors.relative(path)} has no id_prefix line", file=sys.stderr)
+            return 1
+        prefix = prefix_match.group(1)
+        used = [int(i[len(prefix) + 1:]) for i in ledger if i.startswith(prefix + "-") and i[len(prefix) + 1:].isdigit()]
+        counter = iter(range(max(used, default=0) + 1, 10_000))
+
+        def next_id(match: re.Match[str], _prefix: str = prefix, _counter: object = counter) -> str:
+            new = f"{_prefix}-{next(counter):04d}"
+            added.append(new)
+            return match.group(1) + new
+
+        path.write_text(_NEW_ID.sub(next_id, text), encoding="utf-8")
+        ledger.update(added)
+    if added:
+        with vectors.LEDGER.open("a", encoding="utf-8") as handle:
+            handle.writelines(f"{i}\n" for i in added)
+    print(f"assigned {len(added)} id(s)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="iospec", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    validate = commands.add_parser("validate", help="validate a JSON file against a contract type")
+    validate.add_argument("type", help="a type name, e.g. Observations")
+    validate.add_argument("file", help="a JSON file, or - for standard input")
+    validate.set_defaults(func=_validate)
+    run_vectors = commands.add_parser("vectors", help="check every validation vector against the reference")
+    run_vectors.add_argument("--show", type=int, default=20, help="how many failures to print (default 20)")
+    run_vectors.set_defaults(func=_vectors)
+    commands.add_parser("lint", help="check the vector files' shape, ids and rule names").set_defaults(func=_lint)
+    commands.add_parser("ids", help="assign ids to cases written `id: new`").set_defaults(func=_assign_ids)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""YAML text → JSON-compatible value + a map from JSON path to line, refusing YAML's implicit-typing traps.
+
+Vector files are YAML for people but JSON for everyone else, so anything YAML would read differently from a
+JSON-minded reader is refused with its line: duplicate keys (PyYAML silently keeps the last), YAML 1.1
+booleans (`yes`, `no`, `on`, `off`), implicit dates, octal/sexagesimal/underscored numbers, `.nan`/`.inf`,
+number-looking plain strings such as `1e5` (a string in YAML 1.1, a number in JSON), anchors, aliases, merge
+keys and explicit tags. Built on PyYAML's C event parser and composer for speed; the value is built here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_JSON_INT = re.compile(r"-?(0|[1-9][0-9]*)")
+_JSON_FLOAT = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_STANDARD = "tag:yaml.org,2002:"
+
+
+class YamlError(Exception):
+    """A YAML file the strict loader refuses: carries the file, the 1-based line and a sentence."""
+
+    def __init__(self, file: str, line: int, message: str) -> None:
+        super().__init__(f"{file}:{line}: {message}")
+        self.file, self.line, self.message = file, line, message
+
+
+@dataclass
+class Loaded:
+    """A strictly loaded YAML document and where each of its values stands."""
+
+    value: Any
+    lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+
+    def line_of(self, path: tuple[str | int, ...]) -> int:
+        """The line of the deepest known value on `path` (1 when nothing on it is known)."""
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.lines:
+                return self.lines[path[:end]]
+        return 1
+
+
+def load_file(path: Path) -> Loaded:
+    """Read and strictly load one YAML file, refusing files larger than MAX_FILE_BYTES."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise YamlError(str(path), 1, f"the file has {size} bytes, more than the {MAX_FILE_BYTES} a vector file may have")
+    return load_text(path.read_text(encoding="utf-8"), str(path))
+
+
+def load_text(text: str, file: str = "<text>") -> Loaded:
+    """Strictly load one YAML document from text."""
+    try:
+        for event in yaml.parse(text, Loader=_LOADER):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise YamlError(file, event.start_mark.line + 1,
+                                "anchors and aliases (&name, *name) are not allowed: write the value out in full")
+        node = yaml.compose(text, Loader=_LOADER)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark else 1
+        raise YamlError(file, line, f"not valid YAML: {error.problem or error}") from None
+    except yaml.YAMLError as error:
+        raise YamlError(file, 1, f"not valid YAML: {error}") from None
+    if node is None:
+        raise YamlError(file, 1, "the file is empty")
+    loaded = Loaded(None)
+    loaded.value = _build(node, (), loaded, file)
+    return loaded
+
+
+def _build(node: yaml.Node, path: tuple[str | int, ...], loaded: Loaded, file: str) -> Any:
+    loaded.lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        return _build_mapping(node, path, loaded, file)
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(item, (*path, index), loaded, file) for index, item in enumerate(node.value)]
+    assert isinstance(node, yaml.ScalarNode)
+    return _scalar(node, file)
+
+
+def _build_mapping(node: yaml.MappingNode, path: tuple[str | int, ...], loaded: Loaded, file: str) -> Any:
+    out: dict[str, Any] = {}
+    first_line: dict[str, int] = {}
+    for key_node, value_node in node.value:
+        line = key_node.start_mark.line + 1
+        if key_node.tag == _STANDARD + "merge":
+            raise YamlError(file, line, "merge keys (<<) are not allowed: write the keys out in full")
+        key = _scalar(key_node, file) if isinstance(key_node, yaml.ScalarNode) else None
+        if not isinstance(key, str):
+            raise YamlError(file, line, "every key must be a string (quote it: JSON keys are strings)")
+        if key in first_line:
+            raise YamlError(file, line, f"the key {key!r} appears twice in one mapping (lines {first_line[key]} and "
+                                        f"{line}); YAML readers disagree on which wins, so duplicates are refused")
+        first_line[key] = line
+        out[key] = _build(value_node, (*path, key), loaded, file)
+    return out
+
+
+def _scalar(node: yaml.ScalarNode, file: str) -> Any:
+    text, line = node.value, node.start_mark.line + 1
+    if node.style:  # quoted or block scalar: always a string (plain is None or "" by loader)
+        return text
+    tag = node.tag.removeprefix(_STANDARD)
+    if tag == "str":
+        if _JSON_FLOAT.fullmatch(text):
+            raise YamlError(file, line, f"{text} is read as a string by YAML 1.1 but as a number by JSON: write it "
+                                        "so every YAML reader agrees: as an integer, with a decimal point and a signed exponent (1.5e+3), or quoted")
+        return text
+    if tag == "null":
+        if text in ("null", ""):
+            return None
+        raise YamlError(file, line, f"write null as `null`, not {text!r}")
+    if tag == "bool":
+        if text in ("true", "false"):
+            return text == "true"
+        raise YamlError(file, line, f"{text!r} is a YAML 1.1 boolean: write true/false, or quote it if a string is meant")
+    if tag == "int" and _JSON_INT.fullmatch(text):
+        return int(text)
+    if tag == "float" and _JSON_FLOAT.fullmatch(text):
+        return float(text)
+    if tag in ("int", "float"):
+        raise YamlError(file, line, f"{text!r} is not a JSON number (octal, hex, sexagesimal, underscores, .nan and "
+                                    ".inf are refused): write it as JSON would, or quote it")
+    if tag == "timestamp":
+        raise YamlError(file, line, f"{text!r} would be read as a date: quote it")
+    raise YamlError(file, line, f"the tag {node.tag!r} is not allowed: vector files hold plain JSON values")
