@@ -85,11 +85,11 @@ def _vectors(args: argparse.Namespace) -> int:
 _NEW_ID = re.compile(r"^(\s*(?:-\s+)?id:\s*)new\s*$", re.MULTILINE)
 
 
-def _assign_ids(_: argparse.Namespace) -> int:
+def _assign_ids(args: argparse.Namespace) -> int:
     """Replace each `id: new` with the file's next unused id and record it in the ledger."""
     ledger = vectors.read_ledger()
     added: list[str] = []
-    for path in vectors.vector_paths():
+    for path in [Path(f) for f in args.files] or vectors.vector_paths():
         text = path.read_text(encoding="utf-8")
         if not _NEW_ID.search(text):
             continue
@@ -126,7 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     run_vectors.add_argument("--show", type=int, default=20, help="how many failures to print (default 20)")
     run_vectors.set_defaults(func=_vectors)
     commands.add_parser("lint", help="check the vector files' shape, ids and rule names").set_defaults(func=_lint)
-    commands.add_parser("ids", help="assign ids to cases written `id: new`").set_defaults(func=_assign_ids)
+    ids = commands.add_parser("ids", help="assign ids to cases written `id: new` (in the files named, or all)")
+    ids.add_argument("files", nargs="*", help="vector files to assign ids in (default: every vector file)")
+    ids.set_defaults(func=_assign_ids)
     return parser
 
 
