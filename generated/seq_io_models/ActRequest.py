@@ -9,14 +9,14 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 
 class Seed(RootModel[int]):
-    root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)] = None
+    root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
     """
     Seed for sampling, handed on to infer.
     """
 
 
 class Seq(RootModel[int]):
-    root: Annotated[int, Field(ge=0, le=9007199254740991)] = None
+    root: Annotated[int, Field(ge=0, le=9007199254740991)]
     """
     The stream number of the newest observation, the one this act carries.
     """

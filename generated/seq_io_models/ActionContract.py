@@ -15,14 +15,14 @@ class Bound(RootModel[tuple[float, float]]):
 
 
 class Bounds(RootModel[list[Bound]]):
-    root: Annotated[list[Bound], Field(max_length=256)] = None
+    root: Annotated[list[Bound], Field(max_length=256)]
     """
     [low, high] per action dimension.
     """
 
 
 class MaxDelta(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0)] = None
+    root: Annotated[float, Field(gt=0.0)]
     """
     Largest change per step: one for all dimensions, or one per dimension; each greater than 0.
     """

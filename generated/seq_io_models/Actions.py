@@ -9,21 +9,21 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 
 class Key(RootModel[str]):
-    root: Annotated[str, Field(max_length=128, min_length=1)] = None
+    root: Annotated[str, Field(max_length=128, min_length=1)]
     """
     The answer's field that holds the rows. Null: the answer itself.
     """
 
 
 class Hz(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=1000.0)] = None
+    root: Annotated[float, Field(gt=0.0, le=1000.0)]
     """
     Rows played per second.
     """
 
 
 class OpenLoopHorizon(RootModel[int]):
-    root: Annotated[int, Field(ge=1, le=100000)] = None
+    root: Annotated[int, Field(ge=1, le=100000)]
     """
     How many rows play before the next act. Null: all of them.
     """

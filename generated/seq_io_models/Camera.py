@@ -42,7 +42,7 @@ class Codec(Enum):
 
 
 class Quality(RootModel[int]):
-    root: Annotated[int, Field(ge=1, le=100)] = None
+    root: Annotated[int, Field(ge=1, le=100)]
     """
     JPEG quality, 1 to 100; only with codec `jpeg`. Null means 95.
     """

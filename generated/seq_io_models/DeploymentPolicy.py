@@ -19,25 +19,25 @@ from .Tensors import Tensors
 
 
 class Io(RootModel[str]):
-    root: Annotated[str, Field(max_length=4000)] = None
+    root: Annotated[str, Field(max_length=4000)]
 
 
 class Family(RootModel[str]):
     model_config = ConfigDict(
         regex_engine="python-re",
     )
-    root: Annotated[str, Field(pattern="^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])")] = None
+    root: Annotated[str, Field(pattern="^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])")]
     """
     Lower-case family name: 1 to 32 of a-z 0-9 . _ - starting with a letter or digit.
     """
 
 
 class Models(RootModel[list[str]]):
-    root: Annotated[list[str], Field(max_length=16)] = None
+    root: Annotated[list[str], Field(max_length=16)]
 
 
 class PlanEveryS(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0)] = None
+    root: Annotated[float, Field(gt=0.0)]
 
 
 class DeploymentPolicy(BaseModel):

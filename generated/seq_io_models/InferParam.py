@@ -17,7 +17,7 @@ class Type(Enum):
 
 
 class Choices(RootModel[list[float | bool | str]]):
-    root: Annotated[list[float | bool | str], Field(max_length=64, min_length=1)] = None
+    root: Annotated[list[float | bool | str], Field(max_length=64, min_length=1)]
 
 
 class InferParam(BaseModel):

@@ -27,9 +27,7 @@ class Cameras(Camera_1):
     """
 
 
-ProprioAdditionalProperty = TypeAliasType(
-    "ProprioAdditionalProperty", Annotated[int, Field(ge=1, le=9007199254740991)]
-)
+ProprioAdditionalProperty = TypeAliasType("ProprioAdditionalProperty", Annotated[int, Field(ge=1, le=9007199254740991)])
 
 
 StateAdditionalProperty = TypeAliasType(
@@ -51,10 +49,7 @@ class ObservationContract(BaseModel):
     Frames per view.
     """
     proprio: (
-        dict[
-            Literal["joint_positions", "joint_velocities", "end_effector_pose", "gripper"],
-            ProprioAdditionalProperty,
-        ]
+        dict[Literal["joint_positions", "joint_velocities", "end_effector_pose", "gripper"], ProprioAdditionalProperty]
         | None
     ) = {}
     state: dict[str, StateAdditionalProperty] | None = {}

@@ -19,7 +19,7 @@ class Streams(RootModel[str]):
 
 
 class Every(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=9007199254740991.0)] = None
+    root: Annotated[float, Field(gt=0.0, le=9007199254740991.0)]
     """
     The whole observation is handed at every `every`-th step counted back from the act, since the previous act. Only with `streams` null.
     """
@@ -68,15 +68,15 @@ class Observations(BaseModel):
     """
     The whole observation is handed at every `every`-th step counted back from the act, since the previous act. Only with `streams` null.
     """
-    unit: Unit | None = "steps"
+    unit: Unit | None = Unit.steps
     """
     What `at` and `every` count: control steps, or seconds converted with the control rate.
     """
-    pad: Pad | None = "repeat_first"
+    pad: Pad | None = Pad.repeat_first
     """
     What a window step before the episode's first step becomes: step 0 (`repeat_first`) or nothing (`drop`).
     """
-    when_behind: WhenBehind | None = "wait"
+    when_behind: WhenBehind | None = WhenBehind.wait
     """
     What the robot does when its uploads lag: wait, or discard the oldest pending frames.
     """

@@ -15,14 +15,14 @@ class AtItem(RootModel[float]):
 
 
 class At(RootModel[list[AtItem]]):
-    root: Annotated[list[AtItem], Field(max_length=256, min_length=1)] = None
+    root: Annotated[list[AtItem], Field(max_length=256, min_length=1)]
     """
     A window: offsets from the act's step, 0 being the act's own step and negatives earlier ones. Between 1 and MAX_WINDOW offsets, each at most 0, no two numerically equal. Receivers store them sorted ascending (oldest first).
     """
 
 
 class Every(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=9007199254740991.0)] = None
+    root: Annotated[float, Field(gt=0.0, le=9007199254740991.0)]
     """
     The key is fed: handed at every `every`-th step counted back from the act, down to but not including the previous act. Greater than 0.
     """

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 
 class EpisodeIdle(RootModel[int]):
-    root: Annotated[int, Field(ge=10, le=86400)] = None
+    root: Annotated[int, Field(ge=10, le=86400)]
     """
     How long an episode may sit idle.
     """

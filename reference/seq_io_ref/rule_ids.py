@@ -39,4 +39,5 @@ def schema_rule_ids(spec: SpecData) -> set[str]:
 def known_rule_ids(spec: SpecData) -> set[str]:
     wire_rules = {wire.WIRE_JSON_SYNTAX, wire.WIRE_DUPLICATE_KEY, wire.WIRE_NON_FINITE}
     api_rules = {validation.UNKNOWN_TYPE, validation.MODEL_REFUSED}
-    return set(ASSERTION_KEYWORDS) | schema_rule_ids(spec) | set(beyond_schema.BEYOND_SCHEMA_RULES) | wire_rules | api_rules
+    beyond = set(beyond_schema.BEYOND_SCHEMA_RULES)
+    return set(ASSERTION_KEYWORDS) | schema_rule_ids(spec) | beyond | wire_rules | api_rules

@@ -10,7 +10,7 @@ branch instead of reporting "not valid under any of the given schemas".
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
@@ -61,7 +61,7 @@ def _short(value: Any) -> str:
 def _keyword_sentence(error: ValidationError) -> str:
     """A plain sentence for a failing JSON Schema keyword."""
     keyword, expected, instance = error.validator, error.validator_value, error.instance
-    templates = {
+    templates: dict[str, Callable[[], str]] = {
         "type": lambda: f"must be of JSON type {' or '.join(expected) if isinstance(expected, list) else expected},"
                         f" not {_short(instance)}",
         "enum": lambda: f"must be one of {', '.join(_short(v) for v in expected)}; got {_short(instance)}",
@@ -85,7 +85,7 @@ def _keyword_sentence(error: ValidationError) -> str:
         "not": lambda: f"{_short(instance)} is a form this field forbids",
     }
     make = templates.get(str(keyword))
-    return make() if make else error.message
+    return make() if make else str(error.message)
 
 
 def issue_from_error(error: ValidationError, root: dict[str, Any], registry: Registry[Any]) -> Issue:

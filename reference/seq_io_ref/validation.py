@@ -82,7 +82,7 @@ class Contract:
             return Outcome(type_name, issues=sorted(issues))
         normalized = _normalize(value, nodes)
         try:
-            model = _model_adapter(self.spec.root, type_name).validate_python(normalized)
+            model = model_adapter(type_name).validate_python(normalized)
         except ModelError as error:  # A gap between schema and models: report it rather than crash.
             return Outcome(type_name, [Issue(format_path(list(e["loc"])), MODEL_REFUSED, e["msg"])
                                        for e in error.errors()])
@@ -121,7 +121,8 @@ def _replace_at(value: Any, path: tuple[str | int, ...], new: Any) -> Any:
 
 
 @cache
-def _model_adapter(spec_root: Path, type_name: str) -> TypeAdapter[Any]:
+def model_adapter(type_name: str) -> TypeAdapter[Any]:
+    """The generated pydantic model of a type (of the repository's own spec: models are generated from it)."""
     module = importlib.import_module(f"seq_io_models.{type_name}")
     return TypeAdapter(getattr(module, type_name))
 

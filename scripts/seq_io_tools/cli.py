@@ -10,6 +10,7 @@ import argparse
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from seq_io_ref.rule_ids import known_rule_ids
@@ -85,32 +86,39 @@ def _vectors(args: argparse.Namespace) -> int:
 _NEW_ID = re.compile(r"^(\s*(?:-\s+)?id:\s*)new\s*$", re.MULTILINE)
 
 
+def _next_free_ids(prefix: str, ledger: set[str]) -> Iterator[str]:
+    """Ids of a prefix never handed out before, in order (numbers continue after the highest in the ledger)."""
+    numbers = [int(i.rsplit("-", 1)[1]) for i in ledger if i.rsplit("-", 1)[0] == prefix and i[-4:].isdigit()]
+    return (f"{prefix}-{n:04d}" for n in range(max(numbers, default=0) + 1, 10_000))
+
+
+def _assign_in_file(path: Path, ledger: set[str]) -> list[str]:
+    """Replace each `id: new` in one file with a fresh id; return the ids handed out."""
+    text = path.read_text(encoding="utf-8")
+    prefix_match = re.search(r"^id_prefix:\s*['\"]?([a-z0-9-]+)", text, re.MULTILINE)
+    if not _NEW_ID.search(text) or prefix_match is None:
+        return []
+    fresh = _next_free_ids(prefix_match.group(1), ledger)
+    added: list[str] = []
+
+    def take(match: re.Match[str]) -> str:
+        added.append(next(fresh))
+        return match.group(1) + added[-1]
+
+    path.write_text(_NEW_ID.sub(take, text), encoding="utf-8")
+    return added
+
+
 def _assign_ids(args: argparse.Namespace) -> int:
     """Replace each `id: new` with the file's next unused id and record it in the ledger."""
     ledger = vectors.read_ledger()
     added: list[str] = []
     for path in [Path(f) for f in args.files] or vectors.vector_paths():
-        text = path.read_text(encoding="utf-8")
-        if not _NEW_ID.search(text):
-            continue
-        prefix_match = re.search(r"^id_prefix:\s*['\"]?([a-z0-9-]+)", text, re.MULTILINE)
-        if prefix_match is None:
-            print(f"iospec: {vectors.relative(path)} has no id_prefix line", file=sys.stderr)
-            return 1
-        prefix = prefix_match.group(1)
-        used = [int(i[len(prefix) + 1:]) for i in ledger if i.startswith(prefix + "-") and i[len(prefix) + 1:].isdigit()]
-        counter = iter(range(max(used, default=0) + 1, 10_000))
-
-        def next_id(match: re.Match[str], _prefix: str = prefix, _counter: object = counter) -> str:
-            new = f"{_prefix}-{next(counter):04d}"
-            added.append(new)
-            return match.group(1) + new
-
-        path.write_text(_NEW_ID.sub(next_id, text), encoding="utf-8")
-        ledger.update(added)
-    if added:
-        with vectors.LEDGER.open("a", encoding="utf-8") as handle:
-            handle.writelines(f"{i}\n" for i in added)
+        new = _assign_in_file(path, ledger)
+        ledger.update(new)
+        added.extend(new)
+    with vectors.LEDGER.open("a", encoding="utf-8") as handle:
+        handle.writelines(f"{i}\n" for i in added)
     print(f"assigned {len(added)} id(s)")
     return 0
 

@@ -50,7 +50,7 @@ def load_file(path: Path) -> Loaded:
     """Read and strictly load one YAML file, refusing files larger than MAX_FILE_BYTES."""
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
-        raise YamlError(str(path), 1, f"the file has {size} bytes, more than the {MAX_FILE_BYTES} a vector file may have")
+        raise YamlError(str(path), 1, f"the file has {size} bytes; a vector file may have at most {MAX_FILE_BYTES}")
     return load_text(path.read_text(encoding="utf-8"), str(path))
 
 
@@ -58,9 +58,7 @@ def load_text(text: str, file: str = "<text>") -> Loaded:
     """Strictly load one YAML document from text."""
     try:
         for event in yaml.parse(text, Loader=_LOADER):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise YamlError(file, event.start_mark.line + 1,
-                                "anchors and aliases (&name, *name) are not allowed: write the value out in full")
+            _refuse_anchor_or_tag(event, file)
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
@@ -73,6 +71,15 @@ def load_text(text: str, file: str = "<text>") -> Loaded:
     loaded = Loaded(None)
     loaded.value = _build(node, (), loaded, file)
     return loaded
+
+
+def _refuse_anchor_or_tag(event: yaml.Event, file: str) -> None:
+    line = event.start_mark.line + 1 if event.start_mark else 1
+    if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+        raise YamlError(file, line, "anchors and aliases (&name, *name) are not allowed: write the value out in full")
+    tag = getattr(event, "tag", None)
+    if tag and not isinstance(event, yaml.DocumentStartEvent):
+        raise YamlError(file, line, f"the tag {tag!r} is not allowed: vector files hold plain JSON values")
 
 
 def _build(node: yaml.Node, path: tuple[str | int, ...], loaded: Loaded, file: str) -> Any:
@@ -110,8 +117,9 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
     tag = node.tag.removeprefix(_STANDARD)
     if tag == "str":
         if _JSON_FLOAT.fullmatch(text):
-            raise YamlError(file, line, f"{text} is read as a string by YAML 1.1 but as a number by JSON: write it "
-                                        "so every YAML reader agrees: as an integer, with a decimal point and a signed exponent (1.5e+3), or quoted")
+            raise YamlError(file, line, f"{text} is read as a string by YAML 1.1 but as a number by JSON: write it so "
+                                        "every YAML reader agrees: as an integer, with a decimal point and a signed "
+                                        "exponent (1.5e+3), or quoted")
         return text
     if tag == "null":
         if text in ("null", ""):
@@ -120,7 +128,7 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
     if tag == "bool":
         if text in ("true", "false"):
             return text == "true"
-        raise YamlError(file, line, f"{text!r} is a YAML 1.1 boolean: write true/false, or quote it if a string is meant")
+        raise YamlError(file, line, f"{text!r} is a YAML 1.1 boolean: write true/false, or quote it for a string")
     if tag == "int" and _JSON_INT.fullmatch(text):
         return int(text)
     if tag == "float" and _JSON_FLOAT.fullmatch(text):

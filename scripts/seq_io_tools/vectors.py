@@ -125,7 +125,8 @@ def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known
         for case in vector_file.cases:
             if case.id in seen:
                 first = seen[case.id]
-                yield Problem(case.file, case.line, "$", f"the id {case.id} is already used at {first.file}:{first.line}")
+                yield Problem(case.file, case.line, "$",
+                              f"the id {case.id} is already used at {first.file}:{first.line}")
             seen[case.id] = case
             if not case.id.startswith(prefix + "-") or not case.id[len(prefix) + 1:].isdigit():
                 yield Problem(case.file, case.line, "$", f"the id {case.id} does not have the file's prefix {prefix!r}")

@@ -1,0 +1,19 @@
+"""Shared fixtures: the repository's spec as a validating Contract, and the loaded vector suite."""
+
+from __future__ import annotations
+
+import pytest
+from seq_io_ref.validation import Contract, contract
+from seq_io_tools import vectors
+
+
+@pytest.fixture(scope="session")
+def the_contract() -> Contract:
+    return contract()
+
+
+@pytest.fixture(scope="session")
+def suite() -> list[vectors.VectorFile]:
+    files, problems = vectors.load_suite()
+    assert not problems, "\n".join(map(str, problems))
+    return files

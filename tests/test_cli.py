@@ -1,0 +1,48 @@
+"""The `iospec` command as a user meets it: exit codes, one error per line, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+IOSPEC = [sys.executable, "-m", "seq_io_tools.cli"]
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*IOSPEC, *args], input=stdin, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_valid_file(tmp_path: Path) -> None:
+    path = tmp_path / "decl.json"
+    path.write_text('{"streams": {"cam": {"at": [0, -15]}, "state": {}}}')
+    done = run("validate", "Observations", str(path))
+    assert done.returncode == 0 and "valid Observations" in done.stdout
+
+
+def test_invalid_file_lists_each_error_with_path_and_rule(tmp_path: Path) -> None:
+    path = tmp_path / "decl.json"
+    path.write_text('{"streams": {" cam": {"at": [1]}}, "every": 1}')
+    done = run("validate", "Observations", str(path))
+    assert done.returncode == 1
+    lines = done.stdout.strip().splitlines()
+    assert any("$.streams.cam.at[0]" not in line and "[Observations.stream-key]" in line for line in lines)
+    assert any('$.streams[" cam"].at[0]' in line and "[maximum]" in line for line in lines)
+    assert all(line.startswith(str(path)) for line in lines)
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("args", "stdin", "code", "words"), [
+    (("validate", "Nope", "-"), "{}", 2, "no type 'Nope'"),
+    (("validate", "Stream", "/no/such/file.json"), "", 2, "cannot read"),
+    (("validate", "Stream", "-"), '{"at": [NaN]}', 1, "wire.non-finite-number"),
+    (("validate", "Stream", "-"), "\xff{", 1, "wire.json-syntax"),
+    (("validate", "Stream", "-"), "[" * 50000, 1, "wire.json-syntax"),
+])
+def test_bad_input_is_a_message(args: tuple[str, ...], stdin: str, code: int, words: str) -> None:
+    done = run(*args, stdin=stdin)
+    assert done.returncode == code
+    assert words in done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
