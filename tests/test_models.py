@@ -27,6 +27,8 @@ LOOSER_BY_DESIGN: dict[str, str] = {
     "ObservationContract.robot-arm-camera": "the `allOf` restriction of a nested Camera is dropped",
     "InferParam.bounds-need-numeric-type": "`if`/`then` is dropped",
     "uniqueItems": "dropped (distinct offsets, distinct model names)",
+    "maxProperties": "dropped (MAX_STREAMS, params count)",
+    "enum": "an explicit null passes for optional fields that are not nullable (unit, pad, ...)",
     "type": "pydantic lax mode coerces true, numeric strings and lax booleans",
     "wire.duplicate-key": "pydantic keeps the last key",
     "wire.non-finite-number": "pydantic reads NaN/Infinity and overflow as floats",

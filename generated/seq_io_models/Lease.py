@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Lease(BaseModel):
@@ -15,14 +15,20 @@ class Lease(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        regex_engine="python-re",
     )
     ttl_s: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
     """
     Seconds the lease lasts.
     """
-    expires_at: AwareDatetime
+    expires_at: Annotated[
+        str,
+        Field(
+            pattern="^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])(?![\\s\\S])"
+        ),
+    ]
     """
-    RFC 3339 date-time with an explicit offset (`Z` or +hh:mm).
+    An RFC 3339 date-time (`date-time` production) with an explicit offset (`Z` or +hh:mm), kept as the exact string that was sent. Checked by the pattern and by the rule Lease.expires-at-real-date.
     """
     epoch: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
     """

@@ -7,7 +7,6 @@ finds every node of every type, however deeply nested), so it never re-checks wh
 
 from __future__ import annotations
 
-import calendar
 import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -104,9 +103,15 @@ def json_equal(left: Any, right: Any) -> bool:
 
 def _lease_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     year, month, day = (int(part) for part in node["expires_at"][:10].split("-"))
-    if day > calendar.monthrange(year, month)[1]:
+    if day > _days_in_month(year, month):
         yield Issue(format_path([*path, "expires_at"]), _rule("Lease.expires-at-real-date"),
                     f"{node['expires_at'][:10]} is not a day of the calendar")
+
+
+def _days_in_month(year: int, month: int) -> int:
+    """Proleptic Gregorian, year 0000 included (a leap year); `calendar` refuses year 0."""
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 29 if month == 2 and leap else (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
 
 
 RULES: dict[str, list[RuleCheck]] = {

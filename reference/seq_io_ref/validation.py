@@ -10,6 +10,7 @@ refusal comes back as an `Issue` carrying the JSON path, the rule id and a sente
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -48,13 +49,15 @@ class Outcome:
 class Contract:
     """One spec version, ready to validate: its schemas in a registry, one validator per type."""
 
-    def __init__(self, spec: SpecData) -> None:
+    def __init__(self, spec: SpecData, *, fast: bool = False) -> None:
         self.spec = spec
         resources = [(s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
                      for s in spec.schemas.values()]
         self.registry: Registry[Any] = Registry().with_resources(resources)
         self._validators = {name: Draft202012Validator(schema, registry=self.registry)
                             for name, schema in spec.schemas.items()}
+        self._fast_checks = _fast_checks(spec) if fast else {}
+        self._schema_set = typed_walk.SchemaSet(list(spec.schemas.values()))
 
     @property
     def type_names(self) -> list[str]:
@@ -65,17 +68,21 @@ class Contract:
         value, issues = parse_json_text(text)
         if issues:
             return Outcome(type_name, issues=issues)
-        return self.validate_value(type_name, value)
+        return self._validate_json_value(type_name, value)
 
     def validate_value(self, type_name: str, value: Any) -> Outcome:
-        """Validate an already-parsed JSON value (from JSON, or YAML vectors)."""
+        """Validate a value built in memory (it is first checked to be a JSON value at all)."""
+        return Outcome(type_name, issues=non_json_values(value)) if non_json_values(value) else \
+            self._validate_json_value(type_name, value)
+
+    def _validate_json_value(self, type_name: str, value: Any) -> Outcome:
         if type_name not in self._validators:
             known = ", ".join(self.type_names)
             return Outcome(type_name, [Issue("$", UNKNOWN_TYPE, f"no type {type_name!r}; known types: {known}")])
-        issues = non_json_values(value) or self._schema_issues(type_name, value)
+        issues = self._schema_issues(type_name, value)
         if issues:
             return Outcome(type_name, issues=issues)
-        nodes = list(typed_walk.walk(type_name, value, self.registry, self.spec.schemas[type_name]["$id"]))
+        nodes = list(typed_walk.walk(type_name, value, self._schema_set, self.spec.schemas[type_name]["$id"]))
         issues = [issue for node in nodes for check in beyond_schema.RULES.get(node.type_name, [])
                   for issue in check(node.node, list(node.path))]
         if issues:
@@ -89,10 +96,23 @@ class Contract:
         return Outcome(type_name, normalized=normalized, model=model)
 
     def _schema_issues(self, type_name: str, value: Any) -> list[Issue]:
+        fast_check = self._fast_checks.get(type_name)
+        if fast_check is not None and fast_check(value):
+            return []
         root = self.spec.schemas[type_name]
         found = {issue_from_error(leaf, root, self.registry)
                  for error in self._validators[type_name].iter_errors(value) for leaf in leaf_errors(error)}
         return sorted(found)
+
+
+def _fast_checks(spec: SpecData) -> dict[str, Callable[[Any], bool]]:
+    """jsonschema-rs validators (2020-12) answering only "valid?"; the explanation of a refusal still comes from
+    `jsonschema`, so both paths report the same issues. tests/test_fast_path.py proves they agree on every vector."""
+    import jsonschema_rs
+
+    registry = jsonschema_rs.Registry([(s["$id"], s) for s in spec.schemas.values()])
+    return {name: jsonschema_rs.Draft202012Validator(schema, registry=registry).is_valid
+            for name, schema in spec.schemas.items()}
 
 
 def _normalize(value: Any, nodes: list[typed_walk.TypedNode]) -> Any:
@@ -128,6 +148,6 @@ def model_adapter(type_name: str) -> TypeAdapter[Any]:
 
 
 @cache
-def contract(spec_root: Path | None = None) -> Contract:
-    """The Contract for a spec folder (the repository's own by default), built once."""
-    return Contract(load_spec(spec_root))
+def contract(spec_root: Path | None = None, *, fast: bool = False) -> Contract:
+    """The Contract for a spec folder (the repository's own by default), built once; `fast` needs jsonschema-rs."""
+    return Contract(load_spec(spec_root), fast=fast)

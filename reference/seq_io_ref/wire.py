@@ -1,7 +1,8 @@
 """JSON text → Python value, refusing what the contract's wire rules refuse: text → tokens → value or Issues.
 
 Python's `json` module accepts things the contract does not: duplicate object keys (it keeps the last),
-the non-standard tokens `NaN`/`Infinity`, and number literals that overflow an IEEE-754 double (`1e400`
+the non-standard tokens `NaN`/`Infinity` (refused as a syntax error of the document, as strict parsers do), and
+number literals that overflow an IEEE-754 double (`1e400`
 becomes infinity). Other languages' parsers disagree on all three, so the spec refuses them on the wire
 (spec/validation.md, "Wire rules") and this module is where that happens. Markers are placed during the parse
 and collected with their JSON paths afterwards, because `json`'s hooks do not know where they are.
@@ -43,6 +44,14 @@ def _object_from_pairs(pairs: list[tuple[str, Any]]) -> _Object:
     return obj
 
 
+class _NotJsonToken(Exception):
+    """Raised for `NaN`, `Infinity` and `-Infinity`, which Python's reader accepts and JSON does not."""
+
+
+def _refuse_token(token: str) -> None:
+    raise _NotJsonToken(token)
+
+
 def _parse_float(literal: str) -> float | _NonFinite:
     value = float(literal)
     return value if math.isfinite(value) else _NonFinite(literal)
@@ -78,7 +87,10 @@ def parse_json_text(text: str) -> tuple[Any, list[Issue]]:
     """Parse one JSON document under the wire rules; the value is meaningful only when no Issue came back."""
     try:
         raw = json.loads(text, object_pairs_hook=_object_from_pairs, parse_float=_parse_float,
-                         parse_int=_parse_int, parse_constant=_NonFinite)
+                         parse_int=_parse_int, parse_constant=_refuse_token)
+    except _NotJsonToken as error:
+        return None, [Issue("$", WIRE_JSON_SYNTAX, f"not valid JSON: {error} is not a JSON token (JSON has no NaN or "
+                                                   "Infinity; a number must be finite)")]
     except json.JSONDecodeError as error:
         return None, [Issue("$", WIRE_JSON_SYNTAX,
                             f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")]
