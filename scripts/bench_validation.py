@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import timeit
 from collections.abc import Callable
+from functools import partial
 
 from seq_io_ref.spec_data import load_spec
 from seq_io_ref.validation import contract
@@ -26,7 +27,7 @@ def best_seconds(call: Callable[[], object], repeat: int = 5) -> float:
 def instances() -> dict[str, tuple[str, str]]:
     frames = int(load_spec().limits["MAX_STREAM_FRAMES"])
     observe = {"episode_id": "ep-1", "skipped": [3, 7],
-               "frames": [{"seq": i, "inputs": {"cam": "frame-%d" % i, "state": [0.1, 0.2, 0.3]}}
+               "frames": [{"seq": i, "inputs": {"cam": f"frame-{i}", "state": [0.1, 0.2, 0.3]}}
                           for i in range(frames)]}
     observations = {"streams": {"cam": {"at": [0, -15], "camera": {"width": 224, "height": 224, "codec": "jpeg",
                                                                    "quality": 90}},
@@ -41,9 +42,9 @@ def main() -> None:
           f"{'speed-up':>10}")
     for label, (type_name, text) in instances().items():
         assert slow.validate_text(type_name, text).valid and fast.validate_text(type_name, text).valid
-        base = best_seconds(lambda t=text: json.loads(t))
-        ours = best_seconds(lambda t=text, n=type_name: slow.validate_text(n, t), repeat=3)
-        quick = best_seconds(lambda t=text, n=type_name: fast.validate_text(n, t))
+        base = best_seconds(partial(json.loads, text))
+        ours = best_seconds(partial(slow.validate_text, type_name, text), repeat=3)
+        quick = best_seconds(partial(fast.validate_text, type_name, text))
         print(f"{label:<32}{base * 1e6:>11.1f}{ours * 1e6:>15.1f}{ours / base:>9.1f}{quick * 1e6:>10.1f}"
               f"{quick / base:>9.1f}{ours / quick:>9.1f}x")
 

@@ -2,9 +2,9 @@
 
 The rule of a failing keyword is the nearest `x-rule` annotation on the way from the type's root schema down to
 the keyword (so every cross-field rule the schemas express has a stable, named id), and otherwise the keyword's
-own name (`maximum`, `required`, ...). Nullable fields are written `anyOf: [X, {"type": "null"}]`; when such a
-field holds a non-null value the only useful explanation is why it failed X, so the walk descends into that
-branch instead of reporting "not valid under any of the given schemas".
+own name (`maximum`, `required`, ...). Nullable fields are written `anyOf: [X, {"type": "null"}]` (and `max_delta` is a number or an array);
+when exactly one branch has the instance's JSON type, the only useful explanation is why it failed that branch,
+so the walk descends into it instead of reporting "not valid under any of the given schemas".
 """
 
 from __future__ import annotations
@@ -18,20 +18,26 @@ from referencing import Registry
 
 from seq_io_ref.issues import Issue, format_path
 
-NULL_BRANCH = {"type": "null"}
-
-
 def leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
-    """Yield the errors that explain `error`, descending through nullable `anyOf` wrappers."""
-    if error.validator in ("anyOf", "oneOf") and error.instance is not None and error.context:
-        branches = error.validator_value
-        non_null = [index for index, branch in enumerate(branches) if branch != NULL_BRANCH]
-        if len(non_null) == 1 and len(branches) == 2:
-            for sub in error.context:
-                if sub.relative_schema_path[0] == non_null[0]:
-                    yield from leaf_errors(sub)
+    """Yield the errors that explain `error`, descending into the one `anyOf`/`oneOf` branch of the right type."""
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        by_branch: dict[int, list[ValidationError]] = {}
+        for sub in error.context:
+            by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+        candidates = [index for index in range(len(error.validator_value))
+                      if not any(_wrong_type_at_branch_root(sub) for sub in by_branch.get(index, []))]
+        if not candidates:  # of no branch's type: explain by the one branch that is not the null alternative
+            candidates = [index for index, branch in enumerate(error.validator_value) if branch != {"type": "null"}]
+        if len(candidates) == 1:
+            for sub in by_branch.get(candidates[0], []):
+                yield from leaf_errors(sub)
             return
     yield error
+
+
+def _wrong_type_at_branch_root(sub: ValidationError) -> bool:
+    """True when a branch failed because the instance is not of its JSON type (at the branch's own level)."""
+    return sub.validator == "type" and not sub.relative_path
 
 
 def _rule_along(schema_path: list[str | int], root: dict[str, Any], registry: Registry[Any]) -> tuple[str, str]:

@@ -60,7 +60,7 @@ def _walk_schema(schema: Any, base: str, schemas: SchemaSet, instance: Any,
         properties = schema.get("properties", {})
         extra = schema.get("additionalProperties")
         for key, value in instance.items():
-            child = properties[key] if key in properties else extra
+            child = properties.get(key, extra)
             yield from _walk_schema(child, base, schemas, value, (*path, key))
     elif isinstance(instance, list) and "items" in schema:
         for index, value in enumerate(instance):
