@@ -2,9 +2,10 @@
 
 The rule of a failing keyword is the nearest `x-rule` annotation on the way from the type's root schema down to
 the keyword (so every cross-field rule the schemas express has a stable, named id), and otherwise the keyword's
-own name (`maximum`, `required`, ...). Nullable fields are written `anyOf: [X, {"type": "null"}]` (and `max_delta` is a number or an array);
-when exactly one branch has the instance's JSON type, the only useful explanation is why it failed that branch,
-so the walk descends into it instead of reporting "not valid under any of the given schemas".
+own name (`maximum`, `required`, ...). Nullable fields are written `anyOf: [X, {"type": "null"}]` (and
+`max_delta` is a number or an array); when exactly one branch has the instance's JSON type, the only useful
+explanation is why it failed that branch, so the walk descends into it instead of reporting "not valid under any
+of the given schemas".
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry
 
 from seq_io_ref.issues import Issue, format_path
+
 
 def leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
     """Yield the errors that explain `error`, descending into the one `anyOf`/`oneOf` branch of the right type."""
