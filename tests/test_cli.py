@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,17 @@ def test_bad_input_is_a_message(args: tuple[str, ...], stdin: str, code: int, wo
     assert done.returncode == code
     assert words in done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    ('{"title": "Stream", "$id": "x",\n "type": 5}', "not a valid 2020-12 schema"),
+    ('{"title": "Stream",\n "$id": }', "Stream.json:2: not valid JSON"),
+])
+def test_a_broken_spec_folder_is_a_message(tmp_path: Path, content: str, words: str) -> None:
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "contract.json").write_text('{"contract_version": "0.0.0", "limits": {}}')
+    (tmp_path / "schemas" / "Stream.json").write_text(content)
+    done = subprocess.run([*IOSPEC, "validate", "Stream", "-"], input="{}", capture_output=True, text=True,
+                          timeout=120, check=False, env={**os.environ, "SEQ_IO_SPEC_ROOT": str(tmp_path)})
+    assert done.returncode == 2 and words in done.stderr
+    assert "Traceback" not in done.stderr

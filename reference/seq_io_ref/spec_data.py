@@ -45,17 +45,39 @@ class SpecData:
         return sorted(self.schemas)
 
 
+class SpecError(Exception):
+    """A spec folder that cannot be read: names the file, the line and what is wrong."""
+
+
 def _read_json(path: Path) -> Any:
-    with path.open(encoding="utf-8") as handle:
-        return json.load(handle)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise SpecError(f"{path}:{error.lineno}: not valid JSON: {error.msg} (column {error.colno})") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SpecError(f"{path}: cannot read: {error}") from None
+
+
+def _check_schema(path: Path, schema: Any) -> None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    if not isinstance(schema, dict) or "$id" not in schema or "title" not in schema:
+        raise SpecError(f"{path}: a schema file must be a JSON object with `$id` and `title`")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+        raise SpecError(f"{path}: not a valid 2020-12 schema at {where}: {error.message}") from None
 
 
 @cache
 def load_spec(root: Path | None = None) -> SpecData:
-    """Read `contract.json` and every `schemas/*.json` of a spec folder (cached per folder)."""
+    """Read `contract.json` and every `schemas/*.json` of a spec folder (cached per folder); SpecError if broken."""
     spec_root = (root or default_spec_root()).resolve()
     schemas = {}
     for path in sorted((spec_root / "schemas").glob("*.json")):
         schema = _read_json(path)
-        schemas[str(schema.get("title", path.stem))] = schema
+        _check_schema(path, schema)
+        schemas[str(schema["title"])] = schema
     return SpecData(root=spec_root, contract=_read_json(spec_root / "contract.json"), schemas=schemas)

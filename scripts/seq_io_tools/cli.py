@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from seq_io_ref.rule_ids import known_rule_ids
+from seq_io_ref.spec_data import SpecError
 from seq_io_ref.validation import contract
 
 from seq_io_tools import vectors
@@ -142,7 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except SpecError as error:
+        print(f"iospec: the spec cannot be read: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
