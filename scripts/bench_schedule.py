@@ -1,0 +1,110 @@
+"""Benchmark of the schedule: representative declarations → the cost of one act (`picks` + `wanted`) with our
+reference and with sequence-base 0.4.28, measured in the same run → a table with the ratio (upstream / ours), a
+table of cost per output entry as the output grows, and the one-off cost of `of`.
+
+Why this shape: absolute times on a shared machine mean little, so both implementations are timed side by side
+(best of several repeats, which discards interference) and compared as a ratio. The second table checks the
+design promise of seq_io_ref/schedule.py: an act costs in proportion to what it outputs, so nanoseconds per entry
+stay flat as the gap between acts grows. Run: `.venv/bin/python scripts/bench_schedule.py`.
+"""
+
+from __future__ import annotations
+
+import timeit
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from seq_io_ref import schedule as ours
+from sequence_base.contract import obs_schedule as upstream
+
+T = 1_000_000  # a step well inside an episode: no padding
+GAP = 8  # steps between two acts: an open-loop horizon of 8 rows, typical of action-chunking policies
+
+DECLARATIONS: dict[str, tuple[dict[str, Any], int]] = {
+    # label: (declaration, gap between acts)
+    "2-key window + key alone": ({"streams": {"cam": {"at": [-15, 0]}, "wrist": {"at": [-1, 0]}, "state": {}}}, GAP),
+    "whole every=1": ({"every": 1}, GAP),
+    "whole every=1, acts back to back": ({"every": 1}, 1),
+    "64-offset window + fed key": ({"streams": {"cam": {"at": list(range(-63, 1))}, "s": {"every": 2}}}, GAP),
+    "64 keys (windows, fed, alone)": ({"streams": {
+        **{f"w{i:02}": {"at": [-(i % 8) - 1, 0]} for i in range(32)},
+        **{f"f{i:02}": {"every": i % 4 + 1} for i in range(16)},
+        **{f"a{i:02}": {} for i in range(16)}}}, GAP),
+    "long gap (window + fed every 1)": ({"streams": {"cam": {"at": [-15, 0]}, "s": {"every": 1}}}, 1000),
+}
+SCALING_GAPS = (10, 100, 1000, 10000)
+
+
+def best_pair(first: Callable[[], object], second: Callable[[], object], rounds: int = 7) -> tuple[float, float]:
+    """Best seconds per call of each, their timing rounds interleaved so that a busy spell on the machine hits
+    both alike; the loop count of each is sized to about 0.2 s a round."""
+    timers = [timeit.Timer(first), timeit.Timer(second)]
+    numbers = [timer.autorange()[0] for timer in timers]
+    best = [float("inf"), float("inf")]
+    for _ in range(rounds):
+        for index, (timer, number) in enumerate(zip(timers, numbers, strict=True)):
+            best[index] = min(best[index], timer.timeit(number) / number)
+    return best[0], best[1]
+
+
+def act_of(module: Any, schedule: Any, t: int, t_prev: int) -> Callable[[], object]:
+    """One act as a worker and an SDK see it: what the act reads, and what travels before the next one."""
+    picks, wanted = module.picks, module.wanted
+
+    def act() -> object:
+        return picks(schedule, t, t_prev), wanted(schedule, t_prev, t)
+
+    return act
+
+
+def entries(schedule: ours.Schedule, t: int, t_prev: int) -> int:
+    return len(ours.picks(schedule, t, t_prev)) + len(ours.wanted(schedule, t_prev, t))
+
+
+def check_agreement(declaration: dict[str, Any], t: int, t_prev: int) -> tuple[ours.Schedule, Any]:
+    mine, theirs = ours.of(declaration), upstream.of(declaration)
+    assert mine is not None
+    assert ours.picks(mine, t, t_prev) == upstream.picks(theirs, t, t_prev)
+    assert ours.wanted(mine, t_prev, t) == list(upstream.wanted(theirs, t_prev, t).items())
+    return mine, theirs
+
+
+def per_act_table() -> None:
+    print("Per act: picks(t, t_prev) + wanted(t_prev, t), t = 10^6")
+    print(f"{'declaration':<36}{'gap':>6}{'entries':>9}{'ours µs':>10}{'upstream µs':>13}{'upstream/ours':>15}")
+    for label, (declaration, gap) in DECLARATIONS.items():
+        mine, theirs = check_agreement(declaration, T, T - gap)
+        ours_s, theirs_s = best_pair(act_of(ours, mine, T, T - gap), act_of(upstream, theirs, T, T - gap))
+        print(f"{label:<36}{gap:>6}{entries(mine, T, T - gap):>9}{ours_s * 1e6:>10.2f}{theirs_s * 1e6:>13.2f}"
+              f"{theirs_s / ours_s:>14.1f}x")
+
+
+def scaling_table() -> None:
+    print("\nCost per output entry, whole observation every=1 (picks + wanted)")
+    print(f"{'gap':>8}{'entries':>9}{'ours ns/entry':>15}{'upstream ns/entry':>19}{'upstream/ours':>15}")
+    for gap in SCALING_GAPS:
+        mine, theirs = check_agreement({"every": 1}, T, T - gap)
+        count = entries(mine, T, T - gap)
+        ours_s, theirs_s = best_pair(act_of(ours, mine, T, T - gap), act_of(upstream, theirs, T, T - gap), rounds=5)
+        print(f"{gap:>8}{count:>9}{ours_s / count * 1e9:>15.1f}{theirs_s / count * 1e9:>19.1f}"
+              f"{theirs_s / ours_s:>14.1f}x")
+
+
+def of_table() -> None:
+    print("\nof(declaration): once per episode. Ours validates the declaration first (spec/validation.md); "
+          "upstream reads it raw")
+    print(f"{'declaration':<36}{'ours µs':>10}{'upstream µs':>13}{'ours/upstream':>15}")
+    for label, (declaration, _) in DECLARATIONS.items():
+        ours_s, theirs_s = best_pair(partial(ours.of, declaration), partial(upstream.of, declaration), rounds=3)
+        print(f"{label:<36}{ours_s * 1e6:>10.1f}{theirs_s * 1e6:>13.2f}{ours_s / theirs_s:>14.0f}x")
+
+
+def main() -> None:
+    per_act_table()
+    scaling_table()
+    of_table()
+
+
+if __name__ == "__main__":
+    main()
