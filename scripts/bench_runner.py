@@ -1,0 +1,110 @@
+"""Benchmark of the conformance runner: the vector suite → cases per second, per kind and in all, through the
+stdio protocol for the Python reference testee (and for each --impl given, e.g. the JavaScript testee), beside
+the in-process baseline measured in the same run (the same cases and comparison, answered by a function
+call) → a table of rates and of ratios to that baseline.
+
+WHY it is shaped this way: absolute times on a shared machine mean little, so every row is also a ratio to a
+baseline taken minutes apart at most; each figure is the best of --repeat runs. Start-up (the handshake) is
+shown apart and left out of the rates, since it is paid once per session, not per case. The per-kind rates
+come from each case's own time, so a slow kind does not hide the protocol's cost on the cheap ones.
+Run: `make bench-runner`, or `python scripts/bench_runner.py --impl "node conformance/js/src/testee.js"`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from seq_io_ref.spec_data import load_spec
+from seq_io_tools.runner import StdioTestee, run_cases, run_in_process
+from seq_io_tools.runner_compare import KINDS, SuiteCase, load_cases, select
+from seq_io_tools.runner_protocol import Broken
+from seq_io_tools.runner_reports import Report
+
+REFERENCE = f"{shlex.quote(sys.executable)} -m seq_io_tools.reference_testee"
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    start: float
+    report: Report
+
+    @property
+    def cases_run(self) -> float:
+        """Seconds spent on the cases themselves (start-up excluded)."""
+        return sum(record.seconds for record in self.report.records)
+
+    def rate(self, kind: str | None = None) -> float:
+        records = [r for r in self.report.records if kind is None or r.case.kind == kind]
+        seconds = sum(record.seconds for record in records)
+        return len(records) / seconds if seconds else 0.0
+
+
+def best(runs: int, once: Callable[[], Row]) -> Row:
+    return min((once() for _ in range(runs)), key=lambda row: row.cases_run)
+
+
+def in_process(cases: list[SuiteCase]) -> Row:
+    return Row("in process (baseline)", 0.0, run_in_process(cases))
+
+
+def through_stdio(label: str, command: str, cases: list[SuiteCase], timeout: float) -> Row:
+    testee = StdioTestee(shlex.split(command), load_spec().contract_version, timeout=timeout)
+    began = time.monotonic()
+    try:
+        testee.hello()
+    except Broken as broken:
+        raise SystemExit(f"bench_runner: {command}: {broken.detail}\n{broken.printed.stderr}") from None
+    start = time.monotonic() - began
+    return Row(label, start, run_cases(cases, testee, command=shlex.split(command)))
+
+
+def table(rows: list[Row], kinds: list[str]) -> str:
+    base = rows[0]
+    width = max(len(row.label) for row in rows) + 2
+    head = (f"{'implementation':<{width}}{'failed':>7}{'start s':>9}" + "".join(f"{k:>12}" for k in kinds)
+            + f"{'all':>10}{'x slower':>10}")
+    lines = ["cases per second (start-up excluded); x slower: the baseline's rate over this row's", head]
+    for row in rows:
+        rates = "".join(f"{row.rate(kind):>12.0f}" for kind in kinds)
+        slower = base.rate() / row.rate() if row.rate() else float("inf")
+        lines.append(f"{row.label:<{width}}{row.report.failed:>7}{row.start:>9.2f}{rates}{row.rate():>10.0f}"
+                     f"{slower:>10.1f}")
+    lines += ["", "per kind, x slower than the baseline:",
+              f"{'implementation':<{width}}" + "".join(f"{k:>12}" for k in kinds)]
+    for row in rows[1:]:
+        ratios = "".join(f"{base.rate(k) / row.rate(k) if row.rate(k) else float('inf'):>12.1f}"
+                         for k in kinds)
+        lines.append(f"{row.label:<{width}}{ratios}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--impl", action="append", default=[], metavar="COMMAND",
+                        help="another testee's command line to measure (repeatable)")
+    parser.add_argument("--kind", action="append", default=[], choices=KINDS, help="measure only this kind")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per row; the best is shown (default 3)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per answer (default 30)")
+    args = parser.parse_args(argv)
+    cases, problems = load_cases()
+    if problems:
+        print("\n".join(map(str, problems)), file=sys.stderr)
+    cases = select(cases, kinds=args.kind)
+    kinds = [kind for kind in KINDS if any(case.kind == kind for case in cases)]
+    print(f"{len(cases)} cases ({', '.join(kinds)}), best of {args.repeat} run(s) each")
+    rows = [best(args.repeat, partial(in_process, cases))]
+    for label, command in [("python reference (stdio)", REFERENCE), *((c, c) for c in args.impl)]:
+        rows.append(best(args.repeat, partial(through_stdio, label, command, cases, args.timeout)))
+    print(table(rows, kinds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""The Python reference as a testee: protocol v1 requests on stdin → seq_io_ref (validation, schedule,
+envelope, rows_of) → one answer line per request on stdout. `answer(request)` is the same work without the
+pipes; the runner's in-process fast path calls it directly.
+
+WHY it is shaped this way: the reference must pass the suite through the very protocol every other language
+uses, so that a failure of another implementation is never the runner's or the protocol's fault. The
+conversions between the protocol's JSON forms and the reference API's (lists ↔ tuples, frame names "5" → step
+5) happen here, at the boundary, as spec/schedule.md describes them. A refusal of the spec is an `error`
+answer with its rule id; anything else that goes wrong inside is answered as `testee.internal-error` (with
+the traceback on stderr), so one bug fails one case instead of the session.
+Run: `python -m seq_io_tools.reference_testee`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import traceback
+from collections.abc import Callable
+from functools import cache
+from importlib import metadata
+from typing import Any, BinaryIO, TextIO
+
+from seq_io_ref import schedule as sch
+from seq_io_ref.envelope import envelope
+from seq_io_ref.rows_of import rows_of
+from seq_io_ref.schedule import Entry, ScheduleError
+from seq_io_ref.spec_data import load_spec
+from seq_io_ref.validation import Contract, contract
+
+NAME = "seq-io-ref"
+PROTOCOL = 1
+KINDS = ("validation", "schedule", "envelope", "rows_of")
+INTERNAL_ERROR = "testee.internal-error"
+_STEP_NAME = re.compile(r"0|[1-9][0-9]*")
+_OPTIONS = {"fast": False}
+
+
+@cache
+def _contract(fast: bool) -> Contract:
+    return contract(fast=fast)
+
+
+def version() -> str:
+    try:
+        return metadata.version("sequences-io-spec")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def hello() -> dict[str, Any]:
+    return {"type": "hello", "protocol": PROTOCOL, "implementation": {"name": NAME, "version": version()},
+            "contract_version": load_spec().contract_version, "kinds": list(KINDS)}
+
+
+def _entries(value: list[list[Any]]) -> list[Entry]:
+    return [(int(step), None if keys is None else tuple(keys)) for step, keys in value]
+
+
+def _json_entries(entries: list[Entry]) -> list[list[Any]]:
+    return [[step, None if keys is None else list(keys)] for step, keys in entries]
+
+
+def _validation(given: dict[str, Any]) -> dict[str, Any]:
+    outcome = _contract(_OPTIONS["fast"]).validate_text(given["type_name"], given["json"])
+    if outcome.valid:
+        return {"valid": True, "normalized": outcome.normalized}
+    errors = [{"path": issue.path, "rule": issue.rule, "message": issue.message} for issue in outcome.issues]
+    return {"valid": False, "errors": errors}
+
+
+def _schedule(given: dict[str, Any]) -> dict[str, Any]:
+    declaration, t, t_prev = given["declaration"], given["t"], given["t_prev"]
+    schedule = sch.of(declaration, given.get("rate"))
+    return {"picks": _json_entries(sch.picks(schedule, t, t_prev)),
+            "needed": sch.needed(schedule, t, t_prev),
+            "wanted": _json_entries(sch.wanted(schedule, t_prev, t)),
+            "keeps_from": sch.keeps_from(schedule, t),
+            "reads_past": {"declaration": sch.reads_past_declaration(declaration),
+                           "schedule": sch.reads_past(schedule)}}
+
+
+def _envelope(given: dict[str, Any]) -> dict[str, Any]:
+    # A member name that is not a step in canonical decimal ("05", "x") names no frame.
+    frames = {int(name): frame for name, frame in given["frames"].items() if _STEP_NAME.fullmatch(name)}
+    return envelope(_entries(given["picks"]), frames, given["own"], given["t"])
+
+
+def _rows_of(given: dict[str, Any]) -> dict[str, Any]:
+    return {"rows": rows_of(given["answer"], given["actions"])}
+
+
+_KINDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "validation": _validation, "schedule": _schedule, "envelope": _envelope, "rows_of": _rows_of,
+}
+
+
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    """One case request → its answer message (result, error or skipped); never raises."""
+    case_id = request.get("id")
+    work = _KINDS.get(str(request.get("kind")))
+    if work is None:
+        reason = f"the kind {request.get('kind')!r} is not implemented"
+        return {"type": "skipped", "id": case_id, "reason": reason}
+    try:
+        return {"type": "result", "id": case_id, "result": work(request["input"])}
+    except ScheduleError as error:
+        return {"type": "error", "id": case_id, "rule": error.rule, "message": error.message}
+    except Exception as error:  # a bug of the reference: report it on this case and keep serving
+        traceback.print_exc(file=sys.stderr)
+        return {"type": "error", "id": case_id, "rule": INTERNAL_ERROR,
+                "message": f"{type(error).__name__}: {error}"}
+
+
+def _line(message: dict[str, Any]) -> bytes:
+    try:
+        text = json.dumps(message, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as error:
+        text = json.dumps({"type": "error", "id": message.get("id"), "rule": INTERNAL_ERROR,
+                           "message": f"the answer cannot be written as JSON: {error}"})
+    return text.encode("ascii") + b"\n"
+
+
+def _refuse(stderr: TextIO, text: str) -> int:
+    print(f"reference_testee: {text}", file=stderr)
+    return 2
+
+
+def serve(stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO = sys.stderr) -> int:
+    """The session: the runner's hello, ours, then one answer per case until stdin closes (exit status 0)."""
+    first = stdin.readline()
+    if not first:
+        return 0
+    try:
+        greeting = json.loads(first)
+    except ValueError:
+        return _refuse(stderr, f"the first line is not a JSON hello: {first[:200]!r}")
+    if not isinstance(greeting, dict) or greeting.get("type") != "hello":
+        return _refuse(stderr, f"the first line is not a hello: {first[:200]!r}")
+    stdout.write(_line(hello()))
+    stdout.flush()
+    for raw in stdin:
+        if not raw.strip():
+            continue
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            return _refuse(stderr, f"a request is not JSON: {raw[:200]!r}")
+        is_case = isinstance(request, dict) and request.get("type") == "case"
+        if not (is_case and isinstance(request.get("id"), str)):
+            return _refuse(stderr, f"not a case request: {raw[:200]!r}")
+        stdout.write(_line(answer(request)))
+        stdout.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m seq_io_tools.reference_testee",
+                                     description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--fast", action="store_true", help="validate with the jsonschema-rs fast path")
+    _OPTIONS["fast"] = parser.parse_args(argv).fast
+    try:
+        return serve(sys.stdin.buffer, sys.stdout.buffer)
+    except BrokenPipeError:  # the runner went away; nothing is left to answer
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
