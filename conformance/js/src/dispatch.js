@@ -1,0 +1,41 @@
+// Answers one conformance case of conformance/protocol.md, for the testee and the in-process self-check.
+
+import { isObject, setLiteral } from "./json.js";
+import { validateText, knownType } from "./validation.js";
+import { scheduleCase, SpecError } from "./schedule.js";
+import { envelopeCase } from "./envelope.js";
+import { rowsOfCase } from "./rows_of.js";
+
+export const KINDS = ["validation", "schedule", "envelope", "rows_of"];
+
+/** Answers one case: {type: "result"|"error"|"skipped", ...} without the id. */
+export function answer(kind, input) {
+  try {
+    switch (kind) {
+      case "validation": {
+        if (!isObject(input) || typeof input.type_name !== "string" || typeof input.json !== "string") {
+          return { type: "skipped", reason: "a validation input needs type_name and json (a string)" };
+        }
+        if (!knownType(input.type_name)) return { type: "skipped", reason: `unknown contract type ${input.type_name}` };
+        const r = validateText(input.type_name, input.json);
+        if (!r.valid) return { type: "result", result: { valid: false, errors: r.errors } };
+        const result = { valid: true, normalized: r.normalized };
+        setLiteral(result, "normalized", r.literal);
+        return { type: "result", result };
+      }
+      case "schedule":
+        return { type: "result", result: scheduleCase(input) };
+      case "envelope":
+        return { type: "result", result: envelopeCase(input) };
+      case "rows_of":
+        return { type: "result", result: rowsOfCase(input) };
+      default:
+        return { type: "skipped", reason: `kind ${kind} is not supported` };
+    }
+  } catch (e) {
+    if (e instanceof SpecError) return { type: "error", rule: e.rule, message: e.message };
+    console.error(e && e.stack ? e.stack : e);
+    return { type: "error", rule: "internal.exception", message: `internal error: ${e && e.message}` };
+  }
+}
+

@@ -1,0 +1,445 @@
+// Validation of contract instances (spec/validation.md): wire rules, JSON Schema (ajv, draft 2020-12), rules
+// beyond the schema, normalization.
+//
+// Two ajv instances are built from spec/schemas/:
+//   - `ajvRefs` loads every schema file as it is, with its cross-file $refs; it decides validity;
+//   - `ajvInlined` compiles, per type, a copy in which every $ref is replaced by the schema it names (the schemas
+//     have no reference cycle). ajv's schemaPath then runs from the type's root through every $ref, which is what
+//     the rule-id mapping needs ("the nearest x-rule on the way from the type's root schema to the keyword,
+//     following $refs"). Both must agree on validity; a disagreement is an internal error.
+
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Ajv2020Module from "ajv/dist/2020.js";
+import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact } from "./json.js";
+
+const Ajv2020 = Ajv2020Module.default || Ajv2020Module;
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const SPEC_DIR = process.env.SEQ_IO_SPEC_DIR || path.resolve(HERE, "../../../spec");
+const SCHEMA_DIR = path.join(SPEC_DIR, "schemas");
+
+const CUSTOM_KEYWORDS = ["x-rule", "x-limits", "x-enum-varnames", "x-type"];
+
+function newAjv() {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: false,
+    strict: true,
+    strictTypes: false, // `properties` without `type: object` inside if/then/else is intended
+    strictTuples: false, // bounds pairs: prefixItems with minItems/maxItems 2 and no `items`
+    strictRequired: false,
+    allowUnionTypes: true, // InferParam: "type": ["number", "boolean", "string"]
+    unicodeRegExp: true, // patterns read as ECMA-262 with the u flag (code points)
+    // stdout belongs to the testee protocol: anything ajv has to say goes to stderr.
+    logger: { log: (...a) => console.error(...a), warn: (...a) => console.error(...a), error: (...a) => console.error(...a) },
+    // minLength/maxLength count code points (ajv's default `unicode` behaviour).
+  });
+  ajv.addVocabulary(CUSTOM_KEYWORDS);
+  return ajv;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Loading
+
+const rawSchemas = new Map(); // $id -> schema
+const typeIds = new Map(); // type name -> $id
+for (const f of fs.readdirSync(SCHEMA_DIR).sort()) {
+  if (!f.endsWith(".json")) continue;
+  const s = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, f), "utf8"));
+  const id = s.$id || new URL(f, "file:///schemas/").href;
+  rawSchemas.set(id, s);
+  typeIds.set(f.replace(/\.json$/, ""), id);
+}
+
+export const TYPE_NAMES = [...typeIds.keys()];
+
+const ajvRefs = newAjv();
+for (const s of rawSchemas.values()) ajvRefs.addSchema(s);
+
+function resolvePointer(doc, pointer) {
+  if (!pointer || pointer === "") return doc;
+  let node = doc;
+  for (const raw of pointer.replace(/^\//, "").split("/")) {
+    const seg = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    node = node[seg];
+    if (node === undefined) throw new Error(`unresolvable JSON pointer ${pointer}`);
+  }
+  return node;
+}
+
+function titleOf(id) {
+  for (const [name, tid] of typeIds) if (tid === id) return name;
+  return null;
+}
+
+/** A deep copy of `node` with every $ref replaced by (an inlined copy of) its target. */
+function inline(node, baseId, seen) {
+  if (Array.isArray(node)) return node.map((x) => inline(x, baseId, seen));
+  if (!isObject(node)) return node;
+  let out = {};
+  let target = null;
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "$ref") {
+      const url = new URL(v, baseId);
+      const docId = url.href.replace(/#.*$/, "");
+      const doc = rawSchemas.get(docId);
+      if (!doc) throw new Error(`unresolvable $ref ${v} from ${baseId}`);
+      const key = url.href;
+      if (seen.has(key)) throw new Error(`reference cycle through ${key}`);
+      const sub = resolvePointer(doc, url.hash.replace(/^#/, ""));
+      const next = new Set(seen).add(key);
+      target = inline(sub, docId, next);
+      delete target.$id;
+      delete target.$schema;
+      if (sub === doc) {
+        const t = titleOf(docId);
+        if (t) target["x-type"] = t;
+      }
+      continue;
+    }
+    if (k === "$id" || k === "$schema") continue;
+    // Keywords whose value is a map of subschemas or a subschema or a list of them: copy recursively. Other
+    // keywords (enum, const, default, x-*) hold plain data, which `inline` leaves as it is (no $ref in data).
+    out[k] = inline(v, baseId, seen);
+  }
+  if (target) {
+    if (Object.keys(out).filter((k) => k !== "description" && k !== "$comment").length === 0) return target;
+    out.allOf = [...(out.allOf || []), target];
+  }
+  return out;
+}
+
+const inlinedSchemas = new Map(); // type -> inlined schema
+const ajvInlined = newAjv();
+for (const [name, id] of typeIds) {
+  const s = inline(rawSchemas.get(id), id, new Set([id]));
+  s["x-type"] = name;
+  s.$id = `urn:seq-io-js:inlined:${name}`;
+  inlinedSchemas.set(name, s);
+  ajvInlined.addSchema(s);
+}
+
+const compiled = new Map();
+function validators(typeName) {
+  let v = compiled.get(typeName);
+  if (!v) {
+    v = {
+      refs: ajvRefs.getSchema(typeIds.get(typeName)),
+      inlined: ajvInlined.getSchema(`urn:seq-io-js:inlined:${typeName}`),
+    };
+    compiled.set(typeName, v);
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rule-id mapping of ajv errors
+
+function splitPointer(p) {
+  if (!p) return [];
+  return p
+    .replace(/^#?\//, "")
+    .split("/")
+    .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** Instance path segments of a JSON pointer, with indices as numbers where the instance holds an array. */
+function instanceSegments(root, pointer) {
+  const segs = [];
+  let node = root;
+  for (const raw of splitPointer(pointer)) {
+    if (Array.isArray(node)) {
+      const i = Number(raw);
+      segs.push(i);
+      node = node[i];
+    } else {
+      segs.push(raw);
+      node = isObject(node) ? node[raw] : undefined;
+    }
+  }
+  return { segs, node };
+}
+
+/** The set of JSON types a subschema can accept, or null when it does not say. */
+function branchTypes(s) {
+  if (!isObject(s)) return null;
+  const norm = (t) => (t === "integer" ? "number" : t);
+  if (s.type !== undefined) return new Set([].concat(s.type).map(norm));
+  if (Array.isArray(s.enum)) return new Set(s.enum.map(jsonType));
+  if (s.const !== undefined) return new Set([jsonType(s.const)]);
+  if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) {
+    const out = new Set();
+    for (const b of s.anyOf || s.oneOf) {
+      const t = branchTypes(b);
+      if (t === null) return null;
+      for (const x of t) out.add(x);
+    }
+    return out;
+  }
+  if (Array.isArray(s.allOf)) {
+    for (const b of s.allOf) {
+      const t = branchTypes(b);
+      if (t !== null) return t;
+    }
+  }
+  return null;
+}
+
+const PRIORITY = { type: 1, required: 2, additionalProperties: 3 };
+const priority = (rule) => (rule.startsWith("wire.") ? 0 : PRIORITY[rule] || 4);
+
+function mapAjvErrors(typeName, instance, ajvErrors) {
+  const root = inlinedSchemas.get(typeName);
+  // 1. anyOf branches that the instance's type rules out are not reported, nor the anyOf itself, when some
+  //    branch matches the type (the nullable anyOf descends into the branch of the instance's type).
+  const drop = new Set();
+  for (const e of ajvErrors) {
+    if (e.keyword !== "anyOf") continue;
+    const node = resolvePointer(root, e.schemaPath.replace(/^#/, ""));
+    const { node: value } = instanceSegments(instance, e.instancePath);
+    const t = jsonType(value);
+    // A nullable field (a branch that is exactly {"type": "null"}) holding a non-null value: only the other
+    // branches count (spec/validation.md). Then, among those, the branches of the instance's type, if any.
+    const isNullBranch = (b) =>
+      isObject(b) && b.type === "null" && Object.keys(b).every((k) => k === "type" || k === "description");
+    let candidates = node.map((b, idx) => idx);
+    if (t !== "null" && node.some(isNullBranch)) candidates = candidates.filter((idx) => !isNullBranch(node[idx]));
+    const typed = candidates.filter((idx) => {
+      const bt = branchTypes(node[idx]);
+      return bt === null || bt.has(t);
+    });
+    const matching = typed.length ? typed : candidates;
+    if (matching.length === node.length) continue;
+    drop.add(e);
+    for (const f of ajvErrors) {
+      if (f === e) continue;
+      if (!(f.instancePath === e.instancePath || f.instancePath.startsWith(e.instancePath + "/"))) continue;
+      for (let idx = 0; idx < node.length; idx++) {
+        if (matching.includes(idx)) continue;
+        if (f.schemaPath.startsWith(`${e.schemaPath}/${idx}/`)) drop.add(f);
+      }
+    }
+  }
+  const out = [];
+  const seen = new Set();
+  for (const e of ajvErrors) {
+    if (drop.has(e)) continue;
+    // 2. the nearest x-rule on the schema path from the root to the keyword
+    const segs = splitPointer(e.schemaPath);
+    let node = root;
+    let rule = null;
+    for (let k = 0; k < segs.length - 1; k++) {
+      if (isObject(node) && typeof node["x-rule"] === "string") rule = node["x-rule"];
+      node = node[segs[k]];
+    }
+    if (isObject(node) && typeof node["x-rule"] === "string") rule = node["x-rule"];
+    rule = rule || e.keyword;
+    const p = formatPath(instanceSegments(instance, e.instancePath).segs);
+    const key = `${p}\u0000${rule}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let message = `${e.keyword}: ${e.message}`;
+    if (e.params && e.params.propertyName !== undefined) message += ` (key ${JSON.stringify(e.params.propertyName)})`;
+    if (e.params && e.params.additionalProperty !== undefined) message += ` (${JSON.stringify(e.params.additionalProperty)})`;
+    out.push({ path: p, rule, message });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Nodes of a named type, wherever they are nested in a schema-valid instance
+
+/** Pre-order list of {type, value, segs} for every node of the instance that is an instance of a contract type. */
+function typedNodes(schema, value, segs = [], out = [], seen = new Set()) {
+  if (!isObject(schema)) return out;
+  if (typeof schema["x-type"] === "string") {
+    const key = `${schema["x-type"]}\u0000${JSON.stringify(segs)}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ type: schema["x-type"], value, segs });
+    }
+  }
+  if (isObject(value)) {
+    const props = isObject(schema.properties) ? schema.properties : {};
+    for (const k of Object.keys(value)) {
+      if (Object.prototype.hasOwnProperty.call(props, k)) typedNodes(props[k], value[k], [...segs, k], out, seen);
+      else if (isObject(schema.additionalProperties))
+        typedNodes(schema.additionalProperties, value[k], [...segs, k], out, seen);
+    }
+  }
+  if (Array.isArray(value)) {
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    value.forEach((x, idx) => {
+      if (idx < prefix.length) typedNodes(prefix[idx], x, [...segs, idx], out, seen);
+      else if (isObject(schema.items)) typedNodes(schema.items, x, [...segs, idx], out, seen);
+    });
+  }
+  for (const b of schema.allOf || []) typedNodes(b, value, segs, out, seen);
+  for (const b of [...(schema.anyOf || []), ...(schema.oneOf || [])]) {
+    const bt = branchTypes(b);
+    if (bt === null || bt.has(jsonType(value))) typedNodes(b, value, segs, out, seen);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rules beyond the schema
+
+const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const setAndNotNull = (o, k) => has(o, k) && o[k] !== null;
+const isNumber = (v) => typeof v === "number";
+/** The exact value of the number container[key] (a BigInt for an integer literal beyond 2^53). */
+const exact = (container, key) => exactValue(container[key], literalOf(container, key));
+
+const IDENTIFIER = /^[\p{XID_Start}_]\p{XID_Continue}*$/u;
+
+function isParamName(key) {
+  const k = key.normalize("NFKC");
+  return IDENTIFIER.test(k) && !k.startsWith("_") && !key.startsWith("_");
+}
+
+function daysInMonth(y, m) {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(m) ? 30 : 31;
+}
+
+const BEYOND = {
+  DeploymentPolicy(node, segs, err) {
+    if (setAndNotNull(node, "params") && isObject(node.params)) {
+      const bad = Object.keys(node.params).filter((k) => !isParamName(k));
+      if (bad.length)
+        err([...segs, "params"], "DeploymentPolicy.param-name",
+          `parameter names must be identifiers not starting with "_": ${bad.map((k) => JSON.stringify(k)).join(", ")}`);
+    }
+  },
+  ActionContract(node, segs, err) {
+    if (setAndNotNull(node, "bounds") && Array.isArray(node.bounds)) {
+      if (node.bounds.length !== node.action_dim) {
+        err([...segs, "bounds"], "ActionContract.bounds-count",
+          `bounds has ${node.bounds.length} pairs, action_dim is ${node.action_dim}`);
+      } else {
+        node.bounds.forEach((pair, idx) => {
+          if (compareExact(exact(pair, 0), exact(pair, 1)) > 0)
+            err([...segs, "bounds", idx], "ActionContract.bounds-order", `low ${pair[0]} is above high ${pair[1]}`);
+        });
+      }
+    }
+    if (setAndNotNull(node, "max_delta") && Array.isArray(node.max_delta) && node.max_delta.length !== node.action_dim) {
+      err([...segs, "max_delta"], "ActionContract.max-delta-count",
+        `max_delta has ${node.max_delta.length} values, action_dim is ${node.action_dim}`);
+    }
+  },
+  InferParam(node, segs, err) {
+    const min = setAndNotNull(node, "min") ? exact(node, "min") : null;
+    const max = setAndNotNull(node, "max") ? exact(node, "max") : null;
+    if (min !== null && max !== null && compareExact(min, max) > 0)
+      err(segs, "InferParam.min-not-above-max", `min ${min} is above max ${max}`);
+    if (setAndNotNull(node, "default")) {
+      const d = node.default;
+      const problems = [];
+      if (setAndNotNull(node, "choices") &&
+          !node.choices.some((c, idx) => jsonEqual(c, d, literalOf(node.choices, idx), literalOf(node, "default"))))
+        problems.push("is not one of choices");
+      if (min !== null || max !== null) {
+        if (!isNumber(d)) problems.push("is not a number, but min/max are set");
+        else {
+          const dx = exact(node, "default");
+          if (min !== null && compareExact(dx, min) < 0) problems.push(`is below min ${min}`);
+          if (max !== null && compareExact(dx, max) > 0) problems.push(`is above max ${max}`);
+        }
+      }
+      if (problems.length) err([...segs, "default"], "InferParam.default-allowed", `default ${JSON.stringify(d)} ${problems.join(", ")}`);
+    }
+  },
+  Lease(node, segs, err) {
+    if (typeof node.expires_at !== "string") return;
+    const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})/.exec(node.expires_at);
+    if (!m) return;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo))
+      err([...segs, "expires_at"], "Lease.expires-at-real-date", `${m[0]} is not a date of the proleptic Gregorian calendar`);
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Normalization (in place, on a value we own)
+
+const NORMALIZE = {
+  Stream(node) {
+    if (!Array.isArray(node.at)) return;
+    // Ascending by exact value; stable. Recorded literals follow their numbers.
+    const items = node.at.map((v, idx) => ({ v, lit: literalOf(node.at, idx), x: exactValue(v, literalOf(node.at, idx)) }));
+    items.sort((a, b) => compareExact(a.x, b.x));
+    items.forEach(({ v, lit }, idx) => {
+      node.at[idx] = v;
+      setLiteral(node.at, idx, lit);
+    });
+  },
+  DeploymentPolicy(node) {
+    if (has(node, "streaming")) {
+      if (node.streaming === true) setMember(node, "episodes", "own");
+      delete node.streaming;
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public API
+
+export function knownType(typeName) {
+  return typeIds.has(typeName);
+}
+
+/**
+ * Validates an already-parsed value (no wire rules). Returns {valid: true, normalized} or {valid: false, errors}.
+ * With `normalize` (the default) the value itself is normalized in place and returned as `normalized`; pass
+ * `{normalize: false}` to leave it untouched.
+ */
+export function validateValue(typeName, value, { normalize = true } = {}) {
+  if (!typeIds.has(typeName)) throw new Error(`unknown contract type ${typeName}`);
+  const { refs, inlined } = validators(typeName);
+  const okRefs = refs(value);
+  const okInlined = inlined(value);
+  if (okRefs !== okInlined) throw new Error(`internal: the inlined schema of ${typeName} disagrees with the original`);
+  if (!okRefs) {
+    const errors = mapAjvErrors(typeName, value, inlined.errors || []);
+    errors.sort((a, b) => priority(a.rule) - priority(b.rule));
+    return { valid: false, errors };
+  }
+  const nodes = typedNodes(inlinedSchemas.get(typeName), value);
+  const errors = [];
+  for (const { type, value: node, segs } of nodes) {
+    const rule = BEYOND[type];
+    if (rule && isObject(node)) rule(node, segs, (s, id, message) => errors.push({ path: formatPath(s), rule: id, message }));
+  }
+  if (errors.length) return { valid: false, errors };
+  if (!normalize) return { valid: true };
+  // Normalize the deepest nodes first so that removing keys never invalidates a node found earlier.
+  // Normalization only touches nodes the schemas describe (never opaque values), so it works in place.
+  for (let k = nodes.length - 1; k >= 0; k--) {
+    const { type, value: node } = nodes[k];
+    const f = NORMALIZE[type];
+    if (f && isObject(node)) f(node);
+  }
+  return { valid: true, normalized: value };
+}
+
+/**
+ * Validates JSON text under the wire rules, then as validateValue. A valid result carries `literal`, the literal
+ * text of a top-level integer beyond 2^53 (for the serializer), when there is one.
+ */
+export function validateText(typeName, text) {
+  const parsed = parseWire(text);
+  if (!parsed.ok) return { valid: false, errors: parsed.errors };
+  const r = validateValue(typeName, parsed.value);
+  if (r.valid) r.literal = parsed.literal;
+  return r;
+}
+
+/** Whether a parsed value is a valid instance of the type (schema and rules beyond it). */
+export function isValid(typeName, value) {
+  return validateValue(typeName, value, { normalize: false }).valid;
+}
+

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// In-process self-check: runs every case of conformance/vectors/**/*.yaml through src/dispatch.js with the
+// comparison rules of conformance/README.md and conformance/protocol.md.
+//
+//   node test/run-vectors.js [--verbose] [--max-failures N] [FILTER...]
+//
+// FILTER: substrings of a case id or file path; a case runs when it matches one (all cases without a filter).
+
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import YAML from "yaml";
+import { answer } from "../src/dispatch.js";
+import { parseWire, jsonEqual, isObject, toJsonLine, setLiteral, setMember } from "../src/json.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const VECTORS = process.env.SEQ_IO_VECTORS_DIR || path.resolve(HERE, "../../vectors");
+
+const args = process.argv.slice(2);
+const verbose = args.includes("--verbose");
+let maxFailures = 10;
+const filters = [];
+for (let k = 0; k < args.length; k++) {
+  if (args[k] === "--verbose") continue;
+  if (args[k] === "--max-failures") maxFailures = Number(args[++k]);
+  else filters.push(args[k]);
+}
+
+function yamlFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...yamlFiles(p));
+    else if (/\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * YAML is read with integers as BigInt (YAML 1.2 core schema), so that an integer beyond 2^53 keeps its exact value:
+ * it becomes a number with its literal recorded (src/json.js), as the testee's reader would record it.
+ */
+function fromYaml(v) {
+  const conv = (x, container, key) => {
+    if (typeof x === "bigint") {
+      const n = Number(x);
+      if (!Number.isSafeInteger(n) && container) setLiteral(container, key, x.toString());
+      return n;
+    }
+    if (Array.isArray(x)) {
+      const out = [];
+      x.forEach((e, k) => out.push(conv(e, out, k)));
+      return out;
+    }
+    if (x !== null && typeof x === "object") {
+      const out = {};
+      for (const k of Object.keys(x)) setMember(out, k, conv(x[k], out, k));
+      return out;
+    }
+    return x;
+  };
+  return conv(v, null, null);
+}
+
+/** As the runner does: the input travels as JSON text. */
+function overTheWire(v) {
+  const r = parseWire(toJsonLine(v), { lenient: true });
+  if (!r.ok) throw new Error(`cannot send ${JSON.stringify(v)}`);
+  return r.value;
+}
+
+function inputOf(kind, file, group, c) {
+  switch (kind) {
+    case "validation":
+      return { type_name: file.type, json: has(c, "json") ? c.json : toJsonLine(c.instance) };
+    case "schedule": {
+      const input = { declaration: group.declaration, t: c.t, t_prev: has(c, "t_prev") ? c.t_prev : -1 };
+      if (has(group, "rate")) input.rate = group.rate;
+      return input;
+    }
+    case "envelope":
+      return { picks: c.picks, frames: c.frames, own: c.own, t: c.t };
+    case "rows_of":
+      return { answer: c.answer, actions: c.actions };
+    default:
+      throw new Error(`unknown kind ${kind}`);
+  }
+}
+
+function setEqual(a, b) {
+  if (!Array.isArray(a) || !Array.isArray(b)) return false;
+  return a.every((x) => b.some((y) => jsonEqual(x, y))) && b.every((y) => a.some((x) => jsonEqual(x, y)));
+}
+
+/** Returns null when the answer passes, else a sentence. */
+function judge(kind, group, c, ans) {
+  if (kind === "validation") {
+    if (ans.type !== "result") return `expected a result, got ${toJsonLine(ans)}`;
+    const r = ans.result;
+    if (r.valid !== c.valid) return `expected valid=${c.valid}, got ${toJsonLine(r)}`;
+    if (c.valid) {
+      const expected = has(c, "normalized")
+        ? c.normalized
+        : has(c, "json")
+          ? parseWire(c.json, { lenient: true }).value
+          : c.instance;
+      if (!jsonEqual(r.normalized, expected))
+        return `normalized ${toJsonLine(r.normalized)} != expected ${toJsonLine(expected)}`;
+      return null;
+    }
+    const errs = Array.isArray(r.errors) ? r.errors : [];
+    if (errs.some((e) => e.path === c.error.path && e.rule === c.error.rule)) return null;
+    return `expected error ${toJsonLine(c.error)}, got ${toJsonLine(errs.map(({ path, rule }) => ({ path, rule })))}`;
+  }
+  const expect = c.expect;
+  if (isObject(expect) && has(expect, "error")) {
+    if (ans.type === "error" && ans.rule === expect.error) return null;
+    return `expected error ${expect.error}, got ${toJsonLine(ans).slice(0, 400)}`;
+  }
+  if (ans.type !== "result") return `expected a result, got ${toJsonLine(ans)}`;
+  const r = ans.result;
+  if (kind === "schedule") {
+    const diffs = [];
+    if (!jsonEqual(r.picks, expect.picks)) diffs.push(`picks ${toJsonLine(r.picks)} != ${toJsonLine(expect.picks)}`);
+    if (!setEqual(r.needed, expect.needed)) diffs.push(`needed ${toJsonLine(r.needed)} != ${toJsonLine(expect.needed)}`);
+    if (!jsonEqual(r.wanted, expect.wanted)) diffs.push(`wanted ${toJsonLine(r.wanted)} != ${toJsonLine(expect.wanted)}`);
+    if (!jsonEqual(r.keeps_from, expect.keeps_from)) diffs.push(`keeps_from ${r.keeps_from} != ${expect.keeps_from}`);
+    if (has(group, "reads_past") && !jsonEqual(r.reads_past, group.reads_past))
+      diffs.push(`reads_past ${toJsonLine(r.reads_past)} != ${toJsonLine(group.reads_past)}`);
+    return diffs.length ? diffs.join("; ").slice(0, 1500) : null;
+  }
+  if (!jsonEqual(r, expect)) return `${toJsonLine(r).slice(0, 600)} != ${toJsonLine(expect).slice(0, 600)}`;
+  return null;
+}
+
+const counts = {}; // kind -> {passed, failed}
+const failures = [];
+for (const f of yamlFiles(VECTORS)) {
+  const rel = path.relative(VECTORS, f);
+  const file = fromYaml(
+    YAML.parse(fs.readFileSync(f, "utf8"), { schema: "core", uniqueKeys: true, merge: false, intAsBigInt: true })
+  );
+  const kind = file.kind;
+  counts[kind] ||= { passed: 0, failed: 0 };
+  for (const group of file.groups) {
+    for (const c of group.cases) {
+      if (filters.length && !filters.some((x) => c.id.includes(x) || rel.includes(x))) continue;
+      let why;
+      try {
+        const input = overTheWire(inputOf(kind, file, group, c));
+        const ans = overTheWire(answer(kind, input));
+        why = judge(kind, group, c, ans);
+      } catch (e) {
+        why = `crash: ${e && e.stack}`;
+      }
+      if (why === null) counts[kind].passed++;
+      else {
+        counts[kind].failed++;
+        failures.push({ id: c.id, file: rel, group: group.group, why });
+      }
+      if (verbose) console.log(`${why === null ? "ok  " : "FAIL"} ${c.id}`);
+    }
+  }
+}
+
+let passed = 0;
+let failed = 0;
+for (const [kind, { passed: p, failed: q }] of Object.entries(counts)) {
+  console.log(`${kind}: ${p} passed, ${q} failed`);
+  passed += p;
+  failed += q;
+}
+for (const x of failures.slice(0, maxFailures)) console.log(`\nFAIL ${x.id} (${x.file}, group ${x.group})\n  ${x.why}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
