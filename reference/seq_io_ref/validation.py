@@ -25,7 +25,7 @@ from referencing.jsonschema import DRAFT202012
 from seq_io_ref import beyond_schema, typed_walk
 from seq_io_ref.issues import Issue, format_path
 from seq_io_ref.schema_errors import issue_from_error, leaf_errors
-from seq_io_ref.spec_data import SpecData, load_spec
+from seq_io_ref.spec_data import REPO_ROOT, SpecData, load_spec
 from seq_io_ref.wire import non_json_values, parse_json_text
 
 UNKNOWN_TYPE = "api.unknown-type"
@@ -49,8 +49,9 @@ class Outcome:
 class Contract:
     """One spec version, ready to validate: its schemas in a registry, one validator per type."""
 
-    def __init__(self, spec: SpecData, *, fast: bool = False) -> None:
+    def __init__(self, spec: SpecData, *, fast: bool = False, models: bool = True) -> None:
         self.spec = spec
+        self.models = models
         resources = [(s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
                      for s in spec.schemas.values()]
         self.registry: Registry[Any] = Registry().with_resources(resources)
@@ -88,6 +89,8 @@ class Contract:
         if issues:
             return Outcome(type_name, issues=sorted(issues))
         normalized = _normalize(value, nodes)
+        if not self.models:
+            return Outcome(type_name, normalized=normalized)
         try:
             model = model_adapter(type_name).validate_python(normalized)
         except ModelError as error:  # A gap between schema and models: report it rather than crash.
@@ -149,5 +152,10 @@ def model_adapter(type_name: str) -> TypeAdapter[Any]:
 
 @cache
 def contract(spec_root: Path | None = None, *, fast: bool = False) -> Contract:
-    """The Contract for a spec folder (the repository's own by default), built once; `fast` needs jsonschema-rs."""
-    return Contract(load_spec(spec_root), fast=fast)
+    """The Contract for a spec folder (the repository's own by default), built once; `fast` needs jsonschema-rs.
+
+    The generated models were generated from the repository's own schemas, so they type the result only when the
+    folder's schemas are exactly those (another release's folder is validated by its schemas and rules alone)."""
+    spec = load_spec(spec_root)
+    own = spec if spec_root is None else load_spec(REPO_ROOT / "spec")
+    return Contract(spec, fast=fast, models=spec.schemas == own.schemas)
