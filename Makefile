@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup vectors test check lint typecheck generate generated-check bench fuzz mutation clean
+.PHONY: setup vectors conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
+	generated-check bench bench-runner fuzz mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +13,38 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+JS := conformance/js
+JS_STAMP := $(JS)/node_modules/.installed-stamp
+
+$(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json
+	cd $(JS) && npm ci --silent --no-audit --no-fund
+	touch $(JS_STAMP)
+
 setup: $(STAMP)
+
+js-setup: $(JS_STAMP)
+
+REPORTS := reports
+BASE ?= spec/releases/0.5.23
+
+## The main job: every conformance vector, through the testee protocol, against the Python reference.
+conformance: $(STAMP)
+	$(BIN)/iospec run --impl "$(BIN)/python -m seq_io_tools.reference_testee" --validate-traffic \
+		--junit $(REPORTS)/python/junit.xml --tap $(REPORTS)/python/results.tap --json $(REPORTS)/python/report.json
+
+## The same suite against the clean-room JavaScript implementation (conformance/js).
+conformance-js: $(STAMP) $(JS_STAMP)
+	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic \
+		--junit $(REPORTS)/js/junit.xml --tap $(REPORTS)/js/results.tap --json $(REPORTS)/js/report.json
+
+## Rewrite conformance/vectors.json, the JSON bundle of every YAML vector file.
+export: $(STAMP)
+	$(BIN)/iospec export
+
+## Review a contract-version bump: BASE (a release folder or a git ref) against the working tree.
+bump-review: $(STAMP)
+	mkdir -p build
+	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json
 
 ## The main job: check every conformance vector against the reference and print the summary.
 vectors: $(STAMP)
@@ -28,6 +60,12 @@ check: lint typecheck generated-check test
 lint: $(STAMP)
 	$(BIN)/ruff check reference scripts tests
 	$(BIN)/iospec lint
+	$(BIN)/iospec export --check
+	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules
+
+## Every normative rule of spec/schedule.md and the number of vector cases that exercise it.
+rules: $(STAMP)
+	$(BIN)/iospec rules
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -38,8 +76,22 @@ generate: $(STAMP)
 generated-check: $(STAMP)
 	$(BIN)/python -m seq_io_tools.generate check
 
+## Benchmarks: ratios against baselines measured in the same run (never timed tests).
 bench: $(STAMP)
+	$(BIN)/python scripts/bench_schedule.py
 	$(BIN)/python scripts/bench_validation.py
+
+## Cases per second through the stdio protocol, for the Python reference and the JavaScript implementation.
+bench-runner: $(STAMP) $(JS_STAMP)
+	$(BIN)/python scripts/bench_runner.py
+
+## The schedule differential test against sequence-base 0.4.28 with 10,000 examples.
+fuzz: $(STAMP)
+	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py
+
+## Mutation score of reference/seq_io_ref/schedule.py against the vectors alone (target 90 %).
+mutation: $(STAMP)
+	$(BIN)/python scripts/mutation.py
 
 clean:
 	rm -rf $(VENV) build mutants .mypy_cache .ruff_cache

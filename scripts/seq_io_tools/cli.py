@@ -17,7 +17,7 @@ from seq_io_ref.rule_ids import known_rule_ids
 from seq_io_ref.spec_data import SpecError
 from seq_io_ref.validation import contract
 
-from seq_io_tools import vectors
+from seq_io_tools import bump_review, export, rule_coverage, runner, timeline, vectors
 from seq_io_tools.validation_cases import judge, outcome_of
 
 
@@ -114,7 +114,12 @@ def _assign_ids(args: argparse.Namespace) -> int:
     """Replace each `id: new` with the file's next unused id and record it in the ledger."""
     ledger = vectors.read_ledger()
     added: list[str] = []
-    for path in [Path(f) for f in args.files] or vectors.vector_paths():
+    paths = [Path(f) for f in args.files] or vectors.vector_paths()
+    missing = [str(path) for path in paths if not path.is_file()]
+    if missing:
+        print(f"iospec: no such vector file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    for path in paths:
         new = _assign_in_file(path, ledger)
         ledger.update(new)
         added.extend(new)
@@ -138,6 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
     ids = commands.add_parser("ids", help="assign ids to cases written `id: new` (in the files named, or all)")
     ids.add_argument("files", nargs="*", help="vector files to assign ids in (default: every vector file)")
     ids.set_defaults(func=_assign_ids)
+    rule_coverage.register(commands)
+    timeline.register(commands)
+    runner.register(commands)
+    export.register(commands)
+    bump_review.register(commands)
     return parser
 
 
