@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from seq_io_ref.schedule import ScheduleError
-from seq_io_ref.validation import contract
+from seq_io_ref.validation import checking_contract
 
 MISSING_KEY = "rows_of.missing-key"
 NOT_A_LIST = "rows_of.not-a-list"
@@ -54,7 +54,7 @@ def _json_type(value: object) -> str:
 
 
 def _declared(answer: Any, actions: object) -> list[Any]:
-    outcome = contract().validate_value("Actions", actions)
+    outcome = checking_contract().validate_value("Actions", actions)
     if not outcome.valid:
         reasons = "; ".join(map(str, outcome.issues))
         raise ScheduleError(INVALID_ACTIONS, f"the Actions declaration is not valid: {reasons}")

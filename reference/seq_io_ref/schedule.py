@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from seq_io_ref.validation import contract
+from seq_io_ref.validation import checking_contract
 
 Keys = tuple[str, ...] | None
 """The keys read at a step, sorted by code point; None: the whole observation."""
@@ -211,7 +211,7 @@ def _act_steps(later: object, earlier: object, names: tuple[str, str] = ("t", "t
 
 
 def _validated(declaration: object) -> dict[str, Any]:
-    outcome = contract().validate_value("Observations", declaration)
+    outcome = checking_contract().validate_value("Observations", declaration)
     if not outcome.valid:
         reasons = "; ".join(map(str, outcome.issues))
         raise ScheduleError(INVALID_DECLARATION, f"the declaration is not a valid Observations: {reasons}")

@@ -10,6 +10,7 @@ refusal comes back as an `Issue` carrying the JSON path, the rule id and a sente
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -159,3 +160,11 @@ def contract(spec_root: Path | None = None, *, fast: bool = False) -> Contract:
     spec = load_spec(spec_root)
     own = spec if spec_root is None else load_spec(REPO_ROOT / "spec")
     return Contract(spec, fast=fast, models=spec.schemas == own.schemas)
+
+
+@cache
+def checking_contract() -> Contract:
+    """The repository's Contract for the reference functions that check their inputs (of, rows_of): the jsonschema-rs
+    fast path when it is installed (it decides exactly as the main path: tests/test_fast_path.py), else the main path.
+    """
+    return contract(fast=importlib.util.find_spec("jsonschema_rs") is not None)
