@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup vectors conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
+.PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
 	generated-check bench bench-runner fuzz mutation clean
 
 $(STAMP): pyproject.toml
@@ -46,16 +46,13 @@ bump-review: $(STAMP)
 	mkdir -p build
 	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json
 
-## The main job: check every conformance vector against the reference and print the summary.
-vectors: $(STAMP)
-	$(BIN)/iospec vectors
-
 ## The test suite alone.
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-## Everything CI runs: lint, types, vector lint, generated-code drift, tests.
-check: lint typecheck generated-check test
+## Everything CI runs: lint, types, vector lint, generated-code drift, tests, and the conformance suite through the
+## runner against both implementations (reports in reports/).
+check: lint typecheck generated-check test conformance conformance-js
 
 lint: $(STAMP)
 	$(BIN)/ruff check reference scripts tests
@@ -83,7 +80,7 @@ bench: $(STAMP)
 
 ## Cases per second through the stdio protocol, for the Python reference and the JavaScript implementation.
 bench-runner: $(STAMP) $(JS_STAMP)
-	$(BIN)/python scripts/bench_runner.py
+	$(BIN)/python scripts/bench_runner.py --impl "node $(JS)/src/testee.js"
 
 ## The schedule differential test against sequence-base 0.4.28 with 10,000 examples.
 fuzz: $(STAMP)
@@ -94,4 +91,4 @@ mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py
 
 clean:
-	rm -rf $(VENV) build mutants .mypy_cache .ruff_cache
+	rm -rf $(VENV) build mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules
