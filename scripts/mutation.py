@@ -95,8 +95,8 @@ def main() -> int:
     stale = sorted(set(equivalents) - set(survivors))
     score = len(killed) / len(result)
     adjusted = len(killed) / max(1, len(result) - len(set(equivalents) & set(survivors)))
-    print(f"mutants: {len(result)}, killed by the vectors: {len(killed)} (timeouts included), survived: {len(survivors)} "
-          f"({len(survivors) - len(unexplained)} listed as equivalent)")
+    print(f"mutants: {len(result)}, killed by the vectors: {len(killed)} (timeouts included), "
+          f"survived: {len(survivors)} ({len(survivors) - len(unexplained)} listed as equivalent)")
     print(f"mutation score: {score:.1%} (target {TARGET:.0%}); excluding listed equivalents: {adjusted:.1%}")
     for name in unexplained:
         print(f"survivor not killed by any vector and not listed as equivalent: {name} "

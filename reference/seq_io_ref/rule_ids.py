@@ -20,20 +20,21 @@ ASSERTION_KEYWORDS = frozenset({
 })
 
 
-def _x_rules(node: Any) -> Iterator[str]:
+def x_rules(node: Any) -> Iterator[str]:
+    """Every `x-rule` id annotated anywhere inside a schema node."""
     if isinstance(node, dict):
         if "x-rule" in node:
             yield str(node["x-rule"])
         for value in node.values():
-            yield from _x_rules(value)
+            yield from x_rules(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _x_rules(value)
+            yield from x_rules(value)
 
 
 def schema_rule_ids(spec: SpecData) -> set[str]:
     """The `x-rule` ids the schemas of a spec declare."""
-    return {rule for schema in spec.schemas.values() for rule in _x_rules(schema)}
+    return {rule for schema in spec.schemas.values() for rule in x_rules(schema)}
 
 
 def known_rule_ids(spec: SpecData) -> set[str]:

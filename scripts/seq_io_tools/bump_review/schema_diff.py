@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.rule_ids import x_rules
 from seq_io_ref.spec_data import SpecData
 
 from seq_io_tools.bump_review.rules import Change, Location, make, render_location
@@ -665,17 +666,6 @@ def _constants(walk: _Walk) -> None:
             walk.emit("constant-changed", CONSTANTS, (), f"`{key}`: {_short(old[key])} → {_short(new[key])}")
 
 
-def _x_rules(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        if "x-rule" in node:
-            yield str(node["x-rule"])
-        for value in node.values():
-            yield from _x_rules(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _x_rules(value)
-
-
 def _type_detail(snapshot: Snapshot, type_name: str, verb: str) -> str:
     """`type X added (with rules …; normalizations …)`: what comes and goes with a whole type."""
     own = [
@@ -684,7 +674,7 @@ def _type_detail(snapshot: Snapshot, type_name: str, verb: str) -> str:
         for r in snapshot.tables[table]
         if r.startswith(type_name + ".")
     ]
-    rules = sorted(set(_x_rules(snapshot.spec.schemas[type_name]))) + sorted(own)
+    rules = sorted(set(x_rules(snapshot.spec.schemas[type_name]))) + sorted(own)
     return f"type `{type_name}` {verb}" + (f" (with its rules {', '.join(rules)})" if rules else "")
 
 
