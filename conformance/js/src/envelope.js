@@ -13,7 +13,32 @@ const STEP_NAME = /^(0|[1-9][0-9]*)$/;
  * `refs` (optional) = {own: [container, key], t: [container, key]} says where own and t are held, so that integer
  * literals beyond 2^53 (json.js) travel unchanged and steps compare exactly.
  */
+const MAX_STEP = 2 ** 53 - 1;
+
+/** A step given as a JSON number (3.0 is 3): an integer by value in 0 .. MAX_STEP, else envelope.invalid-input. */
+function checkStep(u, literal, what) {
+  const x = exactValue(u, literal);
+  const ok = typeof x === "number" ? Number.isInteger(x) && x >= 0 && x <= MAX_STEP : false; // a BigInt is > MAX_STEP or < 0
+  if (!ok) throw new SpecError("envelope.invalid-input", `${what} must be an integer from 0 to ${MAX_STEP}; got ${literal ?? JSON.stringify(u)}`);
+}
+
+/** ENV-INPUT: the forms of the arguments, checked before any entry is walked. */
+function checkInput(picked, frames, t, tLiteral) {
+  checkStep(t, tLiteral, "t");
+  if (!Array.isArray(picked)) throw new SpecError("envelope.invalid-input", "picks must be a list of [step, keys] entries");
+  picked.forEach((entry, k) => {
+    if (!Array.isArray(entry) || entry.length !== 2)
+      throw new SpecError("envelope.invalid-input", `picks[${k}] must be a [step, keys] pair`);
+    checkStep(entry[0], literalOf(entry, 0), `the step of picks[${k}]`);
+    const keys = entry[1];
+    if (keys !== null && !(Array.isArray(keys) && keys.every((x) => typeof x === "string")))
+      throw new SpecError("envelope.invalid-input", `the keys of picks[${k}] must be null or a list of strings`);
+  });
+  if (!isObject(frames)) throw new SpecError("envelope.invalid-input", "frames must be an object keyed by decimal steps");
+}
+
 export function envelope(picked, frames, own, t, refs = {}) {
+  checkInput(picked, frames, t, refs.t ? literalOf(...refs.t) : undefined);
   const tExact = refs.t ? exactValue(t, literalOf(...refs.t)) : t;
   const observations = [];
   const steps = [];

@@ -6,7 +6,9 @@
 //   - refuses the tokens NaN, Infinity, -Infinity as a syntax error of the whole text (wire.json-syntax, path $);
 //   - reports every duplicate key (wire.duplicate-key, path of the object) and every number literal that is not
 //     finite as a binary64 double (wire.non-finite-number, path of the number), and goes on reading so that all of
-//     them are reported.
+//     them are reported;
+//   - refuses a string or member name holding a lone surrogate (an unpaired \ud800-\udfff), as a syntax error of
+//     the whole text (wire.json-syntax, path $), and a leading byte order mark (not JSON whitespace).
 // It is iterative (no recursion), so deeply nested texts cannot overflow the call stack.
 //
 // A "lenient" mode exists for protocol messages written by other tools (the conformance runner): it accepts the
@@ -41,14 +43,33 @@ export function setMember(obj, key, value) {
 // ---------------------------------------------------------------------------------------------------------------
 // Exact integers beyond 2^53
 //
-// Values are JavaScript numbers (binary64). An integer literal beyond ±(2^53 − 1) cannot be held exactly, yet it is
-// an exact JSON value that other languages keep (Python's json reads it as an int), and opaque values must come
-// back unchanged. The literal text of such a number is therefore recorded beside the value, keyed by the container
-// (array or object) that holds it and its index or member name; the serializer writes the literal back, and exact
-// comparisons use it. A member that is moved into a new container carries its literal along (`carry`).
+// Values are JavaScript numbers (binary64). spec/validation.md ("the value of a number"): a literal whose exact value
+// is an integer IS that integer, exactly (9007199254740993, 9007199254740993.0, 9.007199254740993e15 alike), and any
+// other literal is the nearest double (1e-400 is 0). An integer beyond ±(2^53 − 1) cannot be held by a double, and
+// opaque values must come back unchanged, so its exact value, as canonical integer text, is recorded beside the
+// value, keyed by the container (array or object) that holds it and its index or member name; the serializer writes
+// that text back, and exact comparisons use it. A member that is moved into a new container carries its text along
+// (`carry`).
 
-const LITERALS = new WeakMap(); // container -> Map(key -> literal text)
-const BIG_INTEGER_TOKEN = /^-?[0-9]+$/;
+const LITERALS = new WeakMap(); // container -> Map(key -> canonical integer text)
+const NUMBER_PARTS = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+
+/**
+ * The canonical integer text of a finite number literal whose double `v` is not a safe integer, when the literal's
+ * exact value is an integer (then |value| < 2^1024, so the text has at most 309 digits); else undefined.
+ */
+export function integerText(literal, v) {
+  if (!Number.isFinite(v) || Number.isSafeInteger(v) || Math.abs(v) < 2 ** 53) return undefined;
+  const m = NUMBER_PARTS.exec(literal);
+  if (!m) return undefined;
+  let digits = (m[2] + (m[3] || "")).replace(/^0+/, "");
+  let scale = Number(m[4] || 0) - (m[3] || "").length; // value = digits × 10^scale
+  const zeros = /0*$/.exec(digits)[0].length;
+  digits = digits.slice(0, digits.length - zeros);
+  scale += zeros;
+  if (digits === "" || scale < 0) return undefined; // zero (a safe integer) or not an integer
+  return (m[1] === "-" ? "-" : "") + digits + "0".repeat(scale);
+}
 
 /** The recorded literal of the number held at container[key], if any. */
 export function literalOf(container, key) {
@@ -97,6 +118,19 @@ export function compareExact(a, b) {
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
+/** True when the string holds no lone surrogate (every high surrogate is followed by a low one, and only then). */
+export function isWellFormed(s) {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = k + 1 < s.length ? s.charCodeAt(k + 1) : 0;
+      if (d < 0xdc00 || d > 0xdfff) return false;
+      k++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return false;
+  }
+  return true;
+}
+
 /**
  * Parses `text` under the wire rules.
  * Returns {ok: true, value, literal} or {ok: false, errors: [{path, rule, message}]}; `literal` is the literal text
@@ -128,6 +162,10 @@ export function parseWire(text, { lenient = false } = {}) {
       if (c === 0x22) {
         out += text.slice(start, i);
         i++;
+        if (!lenient && !isWellFormed(out)) {
+          throw new WireError("wire.json-syntax", "$",
+            "not JSON for this contract: a string or member name holds a lone surrogate (I-JSON, RFC 7493)");
+        }
         return out;
       }
       if (c === 0x5c) {
@@ -183,8 +221,8 @@ export function parseWire(text, { lenient = false } = {}) {
       syntax("unexpected character");
     }
     i += m[0].length;
-    const v = Number(m[0]); // correctly rounded, Infinity on overflow
-    pendingLiteral = Number.isFinite(v) && !Number.isSafeInteger(v) && BIG_INTEGER_TOKEN.test(m[0]) ? m[0] : undefined;
+    const v = Number(m[0]); // correctly rounded, Infinity on overflow, ±0 on underflow
+    pendingLiteral = integerText(m[0], v);
     if (!Number.isFinite(v) && !lenient) {
       errors.push({
         path: formatPath(pathSegs),

@@ -12,7 +12,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020Module from "ajv/dist/2020.js";
-import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact } from "./json.js";
+import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact, isWellFormed } from "./json.js";
+import { isXidStart14, isXidContinue14 } from "./unicode14.js";
 
 const Ajv2020 = Ajv2020Module.default || Ajv2020Module;
 
@@ -162,7 +163,23 @@ function instanceSegments(root, pointer) {
   return { segs, node };
 }
 
-/** The set of JSON types a subschema can accept, or null when it does not say. */
+/**
+ * Whether an anyOf branch admits an instance (spec/validation.md, "anyOf"): unless the branch's own `type` keyword
+ * (at its root; an inlined $ref with siblings sits in an allOf) refuses the instance's JSON type. "integer" admits a
+ * number whose value is whole.
+ */
+function admits(s, value) {
+  if (!isObject(s)) return true;
+  if (s.type !== undefined) {
+    const t = jsonType(value);
+    const ok = [].concat(s.type).some((x) => x === t || (x === "integer" && t === "number" && Number.isInteger(value)));
+    if (!ok) return false;
+  }
+  for (const b of Array.isArray(s.allOf) ? s.allOf : []) if (isObject(b) && b["x-type"] && !admits(b, value)) return false;
+  return true;
+}
+
+/** The set of JSON types a subschema can accept, or null when it does not say (for the walk of typed nodes). */
 function branchTypes(s) {
   if (!isObject(s)) return null;
   const norm = (t) => (t === "integer" ? "number" : t);
@@ -192,40 +209,36 @@ const priority = (rule) => (rule.startsWith("wire.") ? 0 : PRIORITY[rule] || 4);
 
 function mapAjvErrors(typeName, instance, ajvErrors) {
   const root = inlinedSchemas.get(typeName);
-  // 1. anyOf branches that the instance's type rules out are not reported, nor the anyOf itself, when some
-  //    branch matches the type (the nullable anyOf descends into the branch of the instance's type).
+  // 1. anyOf (spec/validation.md, "anyOf"): the anyOf itself is never reported; the errors of the branches that
+  //    admit the instance's type are; when no branch admits it, only one `type` error (the first branch's) is.
   const drop = new Set();
+  const under = (f, e, idx) =>
+    (f.instancePath === e.instancePath || f.instancePath.startsWith(e.instancePath + "/")) &&
+    f.schemaPath.startsWith(`${e.schemaPath}/${idx}/`);
   for (const e of ajvErrors) {
     if (e.keyword !== "anyOf") continue;
+    drop.add(e);
     const node = resolvePointer(root, e.schemaPath.replace(/^#/, ""));
     const { node: value } = instanceSegments(instance, e.instancePath);
-    const t = jsonType(value);
-    // A nullable field (a branch that is exactly {"type": "null"}) holding a non-null value: only the other
-    // branches count (spec/validation.md). Then, among those, the branches of the instance's type, if any.
-    const isNullBranch = (b) =>
-      isObject(b) && b.type === "null" && Object.keys(b).every((k) => k === "type" || k === "description");
-    let candidates = node.map((b, idx) => idx);
-    if (t !== "null" && node.some(isNullBranch)) candidates = candidates.filter((idx) => !isNullBranch(node[idx]));
-    const typed = candidates.filter((idx) => {
-      const bt = branchTypes(node[idx]);
-      return bt === null || bt.has(t);
-    });
-    const matching = typed.length ? typed : candidates;
-    if (matching.length === node.length) continue;
-    drop.add(e);
-    for (const f of ajvErrors) {
-      if (f === e) continue;
-      if (!(f.instancePath === e.instancePath || f.instancePath.startsWith(e.instancePath + "/"))) continue;
-      for (let idx = 0; idx < node.length; idx++) {
-        if (matching.includes(idx)) continue;
-        if (f.schemaPath.startsWith(`${e.schemaPath}/${idx}/`)) drop.add(f);
+    const admitting = node.map((b, idx) => idx).filter((idx) => admits(node[idx], value));
+    let keptType = admitting.length > 0;
+    for (let idx = 0; idx < node.length; idx++) {
+      if (admitting.includes(idx)) continue;
+      for (const f of ajvErrors) {
+        if (f === e || !under(f, e, idx)) continue;
+        if (!keptType && f.keyword === "type" && f.instancePath === e.instancePath) {
+          keptType = true; // the one `type` refusal at the instance
+          continue;
+        }
+        drop.add(f);
       }
     }
   }
   const out = [];
   const seen = new Set();
   for (const e of ajvErrors) {
-    if (drop.has(e)) continue;
+    // The inner keyword of a refused key is reported (spec/validation.md), never `propertyNames` itself.
+    if (drop.has(e) || e.keyword === "propertyNames") continue;
     // 2. the nearest x-rule on the schema path from the root to the keyword
     const segs = splitPointer(e.schemaPath);
     let node = root;
@@ -293,11 +306,12 @@ const isNumber = (v) => typeof v === "number";
 /** The exact value of the number container[key] (a BigInt for an integer literal beyond 2^53). */
 const exact = (container, key) => exactValue(container[key], literalOf(container, key));
 
-const IDENTIFIER = /^[\p{XID_Start}_]\p{XID_Continue}*$/u;
-
+// DeploymentPolicy.param-name: the key as sent (not normalized) is XID_Start then XID_Continue code points, with the
+// properties of Unicode 14.0.0 (unicode14.js, not the engine's newer tables), and does not start with "_".
 function isParamName(key) {
-  const k = key.normalize("NFKC");
-  return IDENTIFIER.test(k) && !k.startsWith("_") && !key.startsWith("_");
+  const cps = [...key].map((c) => c.codePointAt(0));
+  if (cps.length === 0 || !isXidStart14(cps[0])) return false; // "_" (not XID_Start) is refused here too
+  return cps.every((cp, k) => k === 0 || isXidContinue14(cp));
 }
 
 function daysInMonth(y, m) {
@@ -399,6 +413,11 @@ export function knownType(typeName) {
  */
 export function validateValue(typeName, value, { normalize = true } = {}) {
   if (!typeIds.has(typeName)) throw new Error(`unknown contract type ${typeName}`);
+  const lone = loneSurrogateAt(value);
+  if (lone !== null) {
+    // An already-parsed value is held to the wire rule on strings too (spec/validation.md, wire.json-syntax).
+    return { valid: false, errors: [{ path: formatPath(lone), rule: "wire.json-syntax", message: "a string or member name holds a lone surrogate" }] };
+  }
   const { refs, inlined } = validators(typeName);
   const okRefs = refs(value);
   const okInlined = inlined(value);
@@ -424,6 +443,25 @@ export function validateValue(typeName, value, { normalize = true } = {}) {
     if (f && isObject(node)) f(node);
   }
   return { valid: true, normalized: value };
+}
+
+/** The path segments of the first string or member name holding a lone surrogate, or null. Iterative. */
+function loneSurrogateAt(root) {
+  const work = [[root, []]];
+  while (work.length) {
+    const [v, segs] = work.pop();
+    if (typeof v === "string") {
+      if (!isWellFormed(v)) return segs;
+    } else if (Array.isArray(v)) {
+      v.forEach((x, k) => work.push([x, [...segs, k]]));
+    } else if (isObject(v)) {
+      for (const k of Object.keys(v)) {
+        if (!isWellFormed(k)) return segs;
+        work.push([v[k], [...segs, k]]);
+      }
+    }
+  }
+  return null;
 }
 
 /**
