@@ -87,6 +87,27 @@ FACTS_SECTION_6: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("limits: stream limits", [("(contract.json)", "constant-added", "$", C, C)]),
 ]
 """Every row of contract-facts section 6 that this spec carries → the entries the report must have."""
+
+SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
+    ("wire.json-syntax now names the BOM and lone surrogates (conformance/js/AMBIGUITIES.md A8)",
+     [("(wire)", "rule-changed", "$", B, B)]),
+    ("DeploymentPolicy.param-name tests the key as sent, Unicode 14.0 (AMBIGUITIES.md A3)",
+     [("DeploymentPolicy", "rule-changed", "$", B, B)]),
+]
+"""Changes between the two snapshots that are this spec's own decisions for 0.5.25, not rows of the facts sheet."""
+
+DECISION_DETAILS = {
+    "wire rule `wire.json-syntax`: its text in validation.md changed",
+    "beyond-schema rule `DeploymentPolicy.param-name`: its text in validation.md changed",
+}
+"""The same two changes as the report words them."""
+
+DECISION_CASES = {
+    "val-action-contract-0028", "val-action-contract-0029", "val-action-contract-0030", "val-connect-response-0019",
+    *(f"val-deployment-policy-{n:04d}" for n in range(68, 76)), *(f"val-infer-param-{n:04d}" for n in range(32, 36)),
+    "val-lease-0014", "val-observation-contract-0024",
+}
+"""Cases of types 0.5.23 already had that appeared in 0.5.25 to pin those decisions (AMBIGUITIES.md A1-A9)."""
 # fmt: on
 
 OUT_OF_SCOPE: list[tuple[str, str, tuple[str, ...]]] = [
@@ -120,7 +141,7 @@ def test_every_row_of_the_facts_sheet_is_reported_with_its_classification(
 
 
 def test_the_report_has_no_change_beyond_the_facts_sheet(history: Review) -> None:
-    expected = {entry for _, entries in FACTS_SECTION_6 for entry in entries}
+    expected = {entry for _, entries in FACTS_SECTION_6 + SPEC_DECISIONS for entry in entries}
     assert _entries(history) - expected == set()
 
 
@@ -175,8 +196,11 @@ def test_the_unchanged_types_are_reported_unchanged(history: Review) -> None:
 
 
 def test_the_rules_that_cannot_fire_say_why(history: Review) -> None:
-    quiet = [c for c in history.diff.changes if c.rule in ("rule-added", "rule-changed")]
+    quiet = [c for c in history.diff.changes
+             if c.rule in ("rule-added", "rule-changed") and c.detail not in DECISION_DETAILS]
     assert len(quiet) == 4 and all(c.level == "compatible" and "can carry" in c.note for c in quiet)
+    decided = [c for c in history.diff.changes if c.detail in DECISION_DETAILS]
+    assert len(decided) == 2 and all(c.level == "breaking" for c in decided)
 
 
 def test_the_data_backs_every_prediction(history: Review) -> None:
@@ -187,9 +211,8 @@ def test_the_data_backs_every_prediction(history: Review) -> None:
     assert (
         by_case["val-deployment-policy-0004"].direction == "new-readers"
     )  # own_observations: null, a 0.5.23 dump
-    assert [c.detail for c in by_case["val-deployment-policy-0004"].explained_by] == [
-        "property `own_observations` removed from a closed object"
-    ]
+    assert [c.detail for c in by_case["val-deployment-policy-0004"].explained_by
+            if c.detail not in DECISION_DETAILS] == ["property `own_observations` removed from a closed object"]
     assert by_case["val-seq-flags-0013"].direction == "old-readers"
     assert by_case["val-observation-contract-0006"].explained_by[0].type_name == "Camera"  # via the reference
     shown = {c.detail for c in history.diff.changes if history.backstop.evidence(c)}
@@ -209,7 +232,9 @@ def test_the_behaviour_diff_lists_moved_cases(history: Review) -> None:
     gone = sorted(m.case_id for m in history.behaviour.changes if m.movement == "disappeared")
     assert gone == [f"val-deployment-policy-{n:04d}" for n in range(58, 68)]
     assert all(
-        m.subject in history.diff.added_types for m in history.behaviour.changes if m.movement == "appeared"
+        m.subject in history.diff.added_types or m.case_id in DECISION_CASES
+        for m in history.behaviour.changes
+        if m.movement == "appeared"
     )
     assert "val-act-request-0002" not in moved  # the same expectation in both versions
 
@@ -241,7 +266,7 @@ def test_make_bump_review_prints_the_report_and_writes_both_files(
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert data["gate"]["passed"] is False and data["head"]["version"] == "0.5.25"
     rows = {row["type"]: row for row in data["summary"]}
-    assert rows["DeploymentPolicy"]["breaks_new_readers_of_old_data"] == 2
+    assert rows["DeploymentPolicy"]["breaks_new_readers_of_old_data"] == 3  # 2 removed properties, param-name
     assert rows["Lease"]["status"] == "unchanged" and rows["Stream"]["status"] == "added"
     assert all(f["unexplained"] == [] for f in data["backstop"]["findings"])
 

@@ -41,6 +41,24 @@ def test_json_subset_reads_as_json() -> None:
     assert loaded.line_of(("b", "c")) == 2 and loaded.line_of(("a", 3)) == 1
 
 
+@pytest.mark.parametrize("literal", ["1.0e+400", "-1.0e+400", "1.8e+308", "-179769313486231580793728971405303415079"
+                                     "934132710037826936173778980444968292764750946649017977587207096330286416692887"
+                                     "910943419360237.0e+200"])
+def test_numbers_that_overflow_a_double_are_refused_with_file_and_line(literal: str) -> None:
+    with pytest.raises(YamlError) as raised:
+        load_text(f"a: 1\nb: [0, {literal}]\n", "v.yaml")
+    assert raised.value.line == 2 and raised.value.file == "v.yaml"
+    assert "overflows a binary64 double" in raised.value.message and literal in raised.value.message
+
+
+def test_numbers_follow_the_contracts_value_model() -> None:
+    """An integral literal beyond 2^53 is that integer exactly; any other is the nearest double (1e-400 is 0)."""
+    loaded = load_text("a: [9007199254740993.0, 1.8014398509481985e+16, 1.0e-400, 0.1, 1.0e+308]\n")
+    assert loaded.value["a"][:3] == [9007199254740993, 18014398509481985, 0.0]
+    assert isinstance(loaded.value["a"][0], int) and loaded.value["a"][3] == 0.1
+    assert loaded.value["a"][4] == 10**308
+
+
 def test_oversized_file_is_refused(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     big.write_text("a: " + "x" * (MAX_FILE_BYTES + 1) + "\n")

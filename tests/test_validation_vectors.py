@@ -40,6 +40,24 @@ def test_case_passes(the_contract: Contract, type_name: str, case: vectors.Case)
 VALID = [(t, c) for t, c in CASES if c.data["valid"]]
 
 
+ROUNDED_BY_THE_MODEL = {
+    "val-infer-param-0034": "InferParam default/choices are `number` fields, floats in the model: the exact integer "
+                            "9007199254740993 comes back as the double 9007199254740992 (spec/validation.md, "
+                            "\"Where the generated models are looser\")",
+}
+"""Valid cases whose normalized form the generated model can only hold up to doubles; they round-trip as doubles."""
+
+
+def _as_doubles(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _as_doubles(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_doubles(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
 def _roundtrip(type_name: str, normalized: Any) -> Any:
     adapter: TypeAdapter[Any] = model_adapter(type_name)
     model = adapter.validate_python(normalized)
@@ -52,4 +70,8 @@ def test_valid_case_round_trips_through_the_generated_model(the_contract: Contra
     outcome = outcome_of(the_contract, type_name, case.data)
     assert outcome.model is not None
     dumped = _roundtrip(type_name, outcome.normalized)
+    if case.id in ROUNDED_BY_THE_MODEL:
+        assert not json_equal(dumped, outcome.normalized), f"{case.id} now round-trips exactly: drop it from the list"
+        assert json_equal(dumped, _as_doubles(outcome.normalized)), f"{case.id}: {dumped} != {outcome.normalized}"
+        return
     assert json_equal(dumped, outcome.normalized), f"{case.id}: {dumped} != {outcome.normalized}"

@@ -45,10 +45,16 @@ def _param_name_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issu
                         " then letters, digits or underscores, Unicode allowed) and must not start with '_'")
 
 
+UNICODE_VERSION = "14.0.0"
+"""The Unicode version whose XID_Start/XID_Continue the identifier test uses (spec/validation.md): Python 3.11's."""
+
+
 def is_identifier(name: str) -> bool:
-    """UAX #31 default identifier with Python's additions, after NFKC: what `str.isidentifier` accepts."""
-    normalized = unicodedata.normalize("NFKC", name)
-    return normalized.isidentifier()
+    """The name as sent, not normalized: a first code point that is XID_Start or `_`, then XID_Continue code
+    points, in Unicode 14.0. That is `str.isidentifier` of a Python whose Unicode database is 14.0."""
+    assert unicodedata.unidata_version == UNICODE_VERSION, (
+        f"the identifier test is pinned to Unicode {UNICODE_VERSION}; this Python has {unicodedata.unidata_version}")
+    return name.isidentifier()
 
 
 def _bounds_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:

@@ -6,6 +6,8 @@ the tests compare refusals the same way: by (path, rule), never by message text.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,19 +26,21 @@ class Issue:
         return f"{self.path}: {self.message} [{self.rule}]"
 
 
-def _is_plain_name(key: str) -> bool:
-    return key.isascii() and key.replace("_", "a").isalnum() and not key[:1].isdigit()
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def format_path(parts: JsonPath) -> str:
-    """Render a location as a JSONPath: `$`, `$.streams["a b"].at[0]`."""
+    """Render a location as a JSONPath (spec/validation.md, "Rule ids"): `$`, `$.streams["a b"].at[0]`.
+
+    A member name matching [A-Za-z_][A-Za-z0-9_]* is written `.name`; any other is written `["name"]`, the name as
+    a JSON string with `"`, `\\` and U+0000-U+001F escaped (\\b \\t \\n \\f \\r, else \\u00xx) and every other
+    code point as itself: what `json.dumps(name, ensure_ascii=False)` and JavaScript's `JSON.stringify` write."""
     out = "$"
     for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif _is_plain_name(part):
+        elif _PLAIN_NAME.fullmatch(part):
             out += f".{part}"
         else:
-            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
-            out += f'["{escaped}"]'
+            out += f"[{json.dumps(part, ensure_ascii=False)}]"
     return out

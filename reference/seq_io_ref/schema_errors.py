@@ -3,9 +3,9 @@
 The rule of a failing keyword is the nearest `x-rule` annotation on the way from the type's root schema down to
 the keyword (so every cross-field rule the schemas express has a stable, named id), and otherwise the keyword's
 own name (`maximum`, `required`, ...). Nullable fields are written `anyOf: [X, {"type": "null"}]` (and
-`max_delta` is a number or an array); when exactly one branch has the instance's JSON type, the only useful
-explanation is why it failed that branch, so the walk descends into it instead of reporting "not valid under any
-of the given schemas".
+`max_delta` is a number or an array); the only useful explanation of a failed `anyOf` is why the instance failed
+the branches of its own JSON type, so the walk descends into those instead of reporting "not valid under any of
+the given schemas", and reports `type` when no branch is of the instance's type.
 """
 
 from __future__ import annotations
@@ -21,19 +21,23 @@ from seq_io_ref.issues import Issue, format_path
 
 
 def leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
-    """Yield the errors that explain `error`, descending into the one `anyOf`/`oneOf` branch of the right type."""
+    """Yield the errors that explain `error` (spec/validation.md, "Rule ids"): for a failed `anyOf`/`oneOf`, the
+    errors of every branch that admits the instance's JSON type (a branch admits it unless its own `type` refuses
+    it), never the `anyOf` itself; when no branch admits it, the one `type` refusal at the instance."""
     if error.validator in ("anyOf", "oneOf") and error.context:
         by_branch: dict[int, list[ValidationError]] = {}
         for sub in error.context:
             by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
         candidates = [index for index in range(len(error.validator_value))
                       if not any(_wrong_type_at_branch_root(sub) for sub in by_branch.get(index, []))]
-        if not candidates:  # of no branch's type: explain by the one branch that is not the null alternative
-            candidates = [index for index, branch in enumerate(error.validator_value) if branch != {"type": "null"}]
-        if len(candidates) == 1:
-            for sub in by_branch.get(candidates[0], []):
-                yield from leaf_errors(sub)
+        if not candidates:  # of no branch's type: a `type` refusal, taken from the first branch that says so
+            yield next(sub for index in sorted(by_branch) for sub in by_branch[index]
+                       if _wrong_type_at_branch_root(sub))
             return
+        for index in candidates:
+            for sub in by_branch.get(index, []):
+                yield from leaf_errors(sub)
+        return
     yield error
 
 

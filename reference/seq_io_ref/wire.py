@@ -1,17 +1,24 @@
 """JSON text → Python value, refusing what the contract's wire rules refuse: text → tokens → value or Issues.
 
 Python's `json` module accepts things the contract does not: duplicate object keys (it keeps the last),
-the non-standard tokens `NaN`/`Infinity` (refused as a syntax error of the document, as strict parsers do), and
-number literals that overflow an IEEE-754 double (`1e400`
-becomes infinity). Other languages' parsers disagree on all three, so the spec refuses them on the wire
-(spec/validation.md, "Wire rules") and this module is where that happens. Markers are placed during the parse
-and collected with their JSON paths afterwards, because `json`'s hooks do not know where they are.
+the non-standard tokens `NaN`/`Infinity` (refused as a syntax error of the document, as strict parsers do),
+number literals that overflow an IEEE-754 double (`1e400` becomes infinity), and strings holding a lone
+surrogate (`"\\ud800"`, refused as a syntax error of the document, as I-JSON and strict parsers do). Other
+languages' parsers disagree on all of them, so the spec refuses them on the wire (spec/validation.md, "Wire
+rules") and this module is where that happens. Markers are placed during the parse and collected with their JSON
+paths afterwards, because `json`'s hooks do not know where they are.
+
+Numbers get the contract's value model (spec/validation.md, "The value of a number"): a literal whose exact
+value is an integer is that integer exactly (`9007199254740993.0` and `1.8014398509481985e16` are Python ints),
+any other literal is the nearest double (`1e-400` is 0.0). `number_value` is that rule, for every reader of ours.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
+from decimal import Decimal
 from typing import Any
 
 from seq_io_ref.issues import Issue, JsonPath, format_path
@@ -44,6 +51,10 @@ def _object_from_pairs(pairs: list[tuple[str, Any]]) -> _Object:
     return obj
 
 
+class _LoneSurrogate(Exception):
+    """Raised when a string or member name holds a lone surrogate code point."""
+
+
 class _NotJsonToken(Exception):
     """Raised for `NaN`, `Infinity` and `-Infinity`, which Python's reader accepts and JSON does not."""
 
@@ -52,9 +63,25 @@ def _refuse_token(token: str) -> None:
     raise _NotJsonToken(token)
 
 
-def _parse_float(literal: str) -> float | _NonFinite:
+_TWO_53 = 2.0 ** 53
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def number_value(literal: str) -> int | float:
+    """The value of a JSON number literal that has a fraction or an exponent: its exact value when that is an
+    integer of magnitude 2^53 or more (a double may not hold it), else the nearest double (which is exact for
+    smaller integers). Infinite when the literal overflows a double; the caller refuses that."""
     value = float(literal)
-    return value if math.isfinite(value) else _NonFinite(literal)
+    if math.isfinite(value) and abs(value) >= _TWO_53:
+        ratio = Decimal(literal).as_integer_ratio()  # bounded: |value| < 2^1024 and the literal's own digits
+        if ratio[1] == 1:
+            return ratio[0]
+    return value
+
+
+def _parse_float(literal: str) -> int | float | _NonFinite:
+    value = number_value(literal)
+    return value if not isinstance(value, float) or math.isfinite(value) else _NonFinite(literal)
 
 
 def _parse_int(literal: str) -> int | _NonFinite:
@@ -66,8 +93,13 @@ def _parse_int(literal: str) -> int | _NonFinite:
     return value
 
 
-def _collect(value: Any, path: list[str | int], issues: list[Issue]) -> Any:
-    """Turn parse markers into Issues and marked containers into plain ones."""
+def _collect(value: Any, path: list[str | int], issues: list[Issue], surrogates: bool = False) -> Any:
+    """Turn parse markers into Issues and marked containers into plain ones; unless `surrogates`, raise
+    _LoneSurrogate at the first string or member name holding a lone surrogate."""
+    if isinstance(value, str):
+        if not surrogates and _LONE_SURROGATE.search(value):
+            raise _LoneSurrogate
+        return value
     if isinstance(value, _NonFinite):
         issues.append(Issue(format_path(path), WIRE_NON_FINITE,
                             f"the number {value.literal} is not a finite IEEE-754 double; JSON numbers in this "
@@ -77,14 +109,19 @@ def _collect(value: Any, path: list[str | int], issues: list[Issue]) -> Any:
         for key in dict.fromkeys(value.duplicates):
             issues.append(Issue(format_path(path), WIRE_DUPLICATE_KEY,
                                 f"the key {key!r} appears more than once in this object; duplicate keys are refused"))
-        return {key: _collect(item, [*path, key], issues) for key, item in value.items()}
+        if not surrogates and any(_LONE_SURROGATE.search(key) for key in value):
+            raise _LoneSurrogate
+        return {key: _collect(item, [*path, key], issues, surrogates) for key, item in value.items()}
     if isinstance(value, list):
-        return [_collect(item, [*path, index], issues) for index, item in enumerate(value)]
+        return [_collect(item, [*path, index], issues, surrogates) for index, item in enumerate(value)]
     return value
 
 
-def parse_json_text(text: str) -> tuple[Any, list[Issue]]:
-    """Parse one JSON document under the wire rules; the value is meaningful only when no Issue came back."""
+def parse_json_text(text: str, *, lone_surrogates: bool = False) -> tuple[Any, list[Issue]]:
+    """Parse one JSON document under the wire rules; the value is meaningful only when no Issue came back.
+
+    `lone_surrogates=True` lets strings holding lone surrogates through (for protocol messages, whose sentences
+    may quote a refused instance); contract instances never pass it."""
     try:
         raw = json.loads(text, object_pairs_hook=_object_from_pairs, parse_float=_parse_float,
                          parse_int=_parse_int, parse_constant=_refuse_token)
@@ -97,7 +134,14 @@ def parse_json_text(text: str) -> tuple[Any, list[Issue]]:
     except RecursionError:
         return None, [Issue("$", WIRE_JSON_SYNTAX, "not valid JSON here: nested too deeply to read")]
     issues: list[Issue] = []
-    value = _collect(raw, [], issues)
+    try:
+        value = _collect(raw, [], issues, lone_surrogates)
+    except _LoneSurrogate:
+        return None, [Issue("$", WIRE_JSON_SYNTAX, "not valid JSON for this contract: a string or member name holds "
+                                                   "a lone surrogate (an unpaired \\ud800-\\udfff escape), which "
+                                                   "is not a Unicode character (I-JSON, RFC 7493)")]
+    except RecursionError:
+        return None, [Issue("$", WIRE_JSON_SYNTAX, "not valid JSON here: nested too deeply to read")]
     return value, issues
 
 
@@ -106,10 +150,14 @@ def non_json_values(value: Any, path: JsonPath = ()) -> list[Issue]:
     issues: list[Issue] = []
     if isinstance(value, float) and not math.isfinite(value):
         issues.append(Issue(format_path(path), WIRE_NON_FINITE, f"{value} is not a finite number"))
+    elif isinstance(value, str) and _LONE_SURROGATE.search(value):
+        issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "the string holds a lone surrogate"))
     elif isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
                 issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, f"the key {key!r} is not a string"))
+            elif _LONE_SURROGATE.search(key):
+                issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "a member name holds a lone surrogate"))
             else:
                 issues.extend(non_json_values(item, [*path, key]))
     elif isinstance(value, list):

@@ -11,13 +11,12 @@ with exactly that rule; messages are never compared.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from seq_io_ref import schedule as sch
 from seq_io_ref.beyond_schema import json_equal
-from seq_io_ref.envelope import envelope
+from seq_io_ref.envelope import envelope_of_json
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
 
@@ -26,7 +25,6 @@ from seq_io_tools.vectors import Case
 
 REFERENCE_KINDS = ("schedule", "envelope", "rows_of")
 _SHOWN = 240  # characters of a value shown in a diff
-_STEP_NAME = re.compile(r"0|[1-9][0-9]*")  # a step in canonical decimal, as frame member names write it
 
 
 def _show(value: Any) -> str:
@@ -36,15 +34,6 @@ def _show(value: Any) -> str:
 
 def _json_entries(entries: Sequence[Entry]) -> list[list[Any]]:
     return [[step, None if keys is None else list(keys)] for step, keys in entries]
-
-
-def _entries(value: list[list[Any]]) -> list[Entry]:
-    return [(int(step), None if keys is None else tuple(keys)) for step, keys in value]
-
-
-def _frames(value: dict[str, Any]) -> dict[int, Any]:
-    """A JSON `frames` object → frames by integer step; a member name not in canonical decimal names no step."""
-    return {int(name): frame for name, frame in value.items() if _STEP_NAME.fullmatch(name)}
 
 
 def _difference(name: str, got: Any, expected: Any) -> str:
@@ -113,7 +102,7 @@ def judge_schedule(case: Case) -> CaseResult:
 def judge_envelope(case: Case) -> CaseResult:
     data = case.data
     try:
-        got = envelope(_entries(data["picks"]), _frames(data["frames"]), data["own"], data["t"])
+        got = envelope_of_json(data["picks"], data["frames"], data["own"], data["t"])
     except ScheduleError as error:
         return _refused(case, data["expect"], error)
     return _accepted(case, data["expect"], got)

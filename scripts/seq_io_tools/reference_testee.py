@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from importlib import metadata
 from typing import Any, BinaryIO, TextIO
 
 from seq_io_ref import schedule as sch
-from seq_io_ref.envelope import envelope
+from seq_io_ref.envelope import envelope_of_json
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
 from seq_io_ref.spec_data import load_spec
@@ -34,7 +33,6 @@ NAME = "seq-io-ref"
 PROTOCOL = 1
 KINDS = ("validation", "schedule", "envelope", "rows_of")
 INTERNAL_ERROR = "testee.internal-error"
-_STEP_NAME = re.compile(r"0|[1-9][0-9]*")
 _OPTIONS = {"fast": False}
 
 
@@ -55,16 +53,19 @@ def hello() -> dict[str, Any]:
             "contract_version": load_spec().contract_version, "kinds": list(KINDS)}
 
 
-def _entries(value: list[list[Any]]) -> list[Entry]:
-    return [(int(step), None if keys is None else tuple(keys)) for step, keys in value]
-
-
 def _json_entries(entries: list[Entry]) -> list[list[Any]]:
     return [[step, None if keys is None else list(keys)] for step, keys in entries]
 
 
+class _UnknownType(Exception):
+    """A validation request names a type this testee does not know: answered `skipped` (conformance/protocol.md)."""
+
+
 def _validation(given: dict[str, Any]) -> dict[str, Any]:
-    outcome = _contract(_OPTIONS["fast"]).validate_text(given["type_name"], given["json"])
+    checker = _contract(_OPTIONS["fast"])
+    if given["type_name"] not in checker.type_names:
+        raise _UnknownType(f"the type {given['type_name']!r} is not a type of contract {checker.spec.contract_version}")
+    outcome = checker.validate_text(given["type_name"], given["json"])
     if outcome.valid:
         return {"valid": True, "normalized": outcome.normalized}
     errors = [{"path": issue.path, "rule": issue.rule, "message": issue.message} for issue in outcome.issues]
@@ -83,9 +84,8 @@ def _schedule(given: dict[str, Any]) -> dict[str, Any]:
 
 
 def _envelope(given: dict[str, Any]) -> dict[str, Any]:
-    # A member name that is not a step in canonical decimal ("05", "x") names no frame.
-    frames = {int(name): frame for name, frame in given["frames"].items() if _STEP_NAME.fullmatch(name)}
-    return envelope(_entries(given["picks"]), frames, given["own"], given["t"])
+    # ENV-INPUT first; a member name that is not a step in canonical decimal ("05", "x") names no frame.
+    return envelope_of_json(given["picks"], given["frames"], given["own"], given["t"])
 
 
 def _rows_of(given: dict[str, Any]) -> dict[str, Any]:
@@ -108,6 +108,8 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         return {"type": "result", "id": case_id, "result": work(request["input"])}
     except ScheduleError as error:
         return {"type": "error", "id": case_id, "rule": error.rule, "message": error.message}
+    except _UnknownType as error:
+        return {"type": "skipped", "id": case_id, "reason": str(error)}
     except Exception as error:  # a bug of the reference: report it on this case and keep serving
         traceback.print_exc(file=sys.stderr)
         return {"type": "error", "id": case_id, "rule": INTERNAL_ERROR,

@@ -105,7 +105,7 @@ def decode(line: bytes) -> dict[str, Any]:
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"the line is not UTF-8 ({error.reason} at byte {error.start})") from None
-    value, issues = parse_json_text(text)
+    value, issues = parse_json_text(text, lone_surrogates=True)  # a message may quote a refused string
     if issues:
         raise ValueError(f"the line is not JSON: {issues[0].message}")
     if not isinstance(value, dict):

@@ -3,18 +3,22 @@
 Vector files are YAML for people but JSON for everyone else, so anything YAML would read differently from a
 JSON-minded reader is refused with its line: duplicate keys (PyYAML silently keeps the last), YAML 1.1
 booleans (`yes`, `no`, `on`, `off`), implicit dates, octal/sexagesimal/underscored numbers, `.nan`/`.inf`,
-number-looking plain strings such as `1e5` (a string in YAML 1.1, a number in JSON), anchors, aliases, merge
-keys and explicit tags. Built on PyYAML's C event parser and composer for speed; the value is built here.
+number-looking plain strings such as `1e5` (a string in YAML 1.1, a number in JSON), numbers that overflow a
+double (`1.0e+400`, which would silently become infinity), anchors, aliases, merge keys and explicit tags.
+Numbers follow the contract's value model (`seq_io_ref.wire.number_value`). Built on PyYAML's C event parser and
+composer for speed; the value is built here.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from seq_io_ref.wire import number_value
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -132,7 +136,11 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
     if tag == "int" and _JSON_INT.fullmatch(text):
         return int(text)
     if tag == "float" and _JSON_FLOAT.fullmatch(text):
-        return float(text)
+        value = number_value(text)  # the contract's value model: 9007199254740993.0 is that integer exactly
+        if isinstance(value, float) and not math.isfinite(value):
+            raise YamlError(file, line, f"{text} overflows a binary64 double (it would be read as infinity): a "
+                                        "vector cannot hold it as a number; give the exact text in `json:` instead")
+        return value
     if tag in ("int", "float"):
         raise YamlError(file, line, f"{text!r} is not a JSON number (octal, hex, sexagesimal, underscores, .nan and "
                                     ".inf are refused): write it as JSON would, or quote it")
