@@ -34,6 +34,7 @@ conformance: $(STAMP)
 
 ## The same suite against the clean-room JavaScript implementation (conformance/js).
 conformance-js: $(STAMP) $(JS_STAMP)
+	cd $(JS) && node test/run-vectors.js
 	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic \
 		--junit $(REPORTS)/js/junit.xml --tap $(REPORTS)/js/results.tap --json $(REPORTS)/js/report.json
 

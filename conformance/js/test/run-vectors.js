@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import YAML from "yaml";
 import { answer } from "../src/dispatch.js";
-import { parseWire, jsonEqual, isObject, toJsonLine, setLiteral, setMember } from "../src/json.js";
+import { parseWire, jsonEqual, isObject, toJsonLine, setLiteral, setMember, carry } from "../src/json.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const VECTORS = process.env.SEQ_IO_VECTORS_DIR || path.resolve(HERE, "../../vectors");
@@ -77,7 +77,12 @@ function inputOf(kind, file, group, c) {
       return { type_name: file.type, json: has(c, "json") ? c.json : toJsonLine(c.instance) };
     case "schedule": {
       const input = { declaration: group.declaration, t: c.t, t_prev: has(c, "t_prev") ? c.t_prev : -1 };
-      if (has(group, "rate")) input.rate = group.rate;
+      carry(c, "t", input, "t");
+      if (has(c, "t_prev")) carry(c, "t_prev", input, "t_prev");
+      if (has(group, "rate")) {
+        input.rate = group.rate;
+        carry(group, "rate", input, "rate");
+      }
       return input;
     }
     case "envelope":
