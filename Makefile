@@ -70,9 +70,11 @@ typecheck: $(STAMP)
 
 generate: $(STAMP)
 	$(BIN)/python -m seq_io_tools.generate generate
+	$(BIN)/python -m seq_io_tools.identifier_table generate
 
 generated-check: $(STAMP)
 	$(BIN)/python -m seq_io_tools.generate check
+	$(BIN)/python -m seq_io_tools.identifier_table check
 
 ## Benchmarks: ratios against baselines measured in the same run (never timed tests).
 bench: $(STAMP)

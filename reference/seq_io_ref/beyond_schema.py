@@ -7,11 +7,14 @@ finds every node of every type, however deeply nested), so it never re-checks wh
 
 from __future__ import annotations
 
-import unicodedata
+import json
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 from seq_io_ref.issues import Issue, format_path
+from seq_io_ref.spec_data import REPO_ROOT
 
 JsonObject = dict[str, Any]
 
@@ -45,16 +48,30 @@ def _param_name_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issu
                         " then letters, digits or underscores, Unicode allowed) and must not start with '_'")
 
 
-UNICODE_VERSION = "14.0.0"
-"""The Unicode version whose XID_Start/XID_Continue the identifier test uses (spec/validation.md): Python 3.11's."""
+IDENTIFIER_TABLE = REPO_ROOT / "spec" / "identifier-characters.json"
+"""XID_Start and XID_Continue of Unicode 14.0.0 as ranges (spec/validation.md pins that version, whatever the
+runtime's own Unicode is), generated and drift-checked by seq_io_tools.identifier_table."""
+
+
+@cache
+def _identifier_ranges() -> dict[str, tuple[list[int], list[int]]]:
+    """property → (first code points, last code points) of its ascending ranges, for bisection."""
+    table = json.loads(IDENTIFIER_TABLE.read_text(encoding="utf-8"))
+    return {name: ([first for first, _ in table[name]], [last for _, last in table[name]])
+            for name in ("xid_start", "xid_continue")}
+
+
+def _has(property_name: str, character: str) -> bool:
+    firsts, lasts = _identifier_ranges()[property_name]
+    index = bisect_right(firsts, ord(character)) - 1
+    return index >= 0 and ord(character) <= lasts[index]
 
 
 def is_identifier(name: str) -> bool:
     """The name as sent, not normalized: a first code point that is XID_Start or `_`, then XID_Continue code
-    points, in Unicode 14.0. That is `str.isidentifier` of a Python whose Unicode database is 14.0."""
-    assert unicodedata.unidata_version == UNICODE_VERSION, (
-        f"the identifier test is pinned to Unicode {UNICODE_VERSION}; this Python has {unicodedata.unidata_version}")
-    return name.isidentifier()
+    points, with the properties of Unicode 14.0.0."""
+    return bool(name) and (name[0] == "_" or _has("xid_start", name[0])) and all(
+        _has("xid_continue", character) for character in name[1:])
 
 
 def _bounds_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:

@@ -13,7 +13,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact, isWellFormed } from "./json.js";
-import { isXidStart14, isXidContinue14 } from "./unicode14.js";
 
 const Ajv2020 = Ajv2020Module.default || Ajv2020Module;
 
@@ -307,11 +306,27 @@ const isNumber = (v) => typeof v === "number";
 const exact = (container, key) => exactValue(container[key], literalOf(container, key));
 
 // DeploymentPolicy.param-name: the key as sent (not normalized) is XID_Start then XID_Continue code points, with the
-// properties of Unicode 14.0.0 (unicode14.js, not the engine's newer tables), and does not start with "_".
+// properties of Unicode 14.0.0 as spec/identifier-characters.json lists them (not the engine's newer tables), and
+// does not start with "_".
+const IDENTIFIER_RANGES = JSON.parse(fs.readFileSync(path.join(SPEC_DIR, "identifier-characters.json"), "utf8"));
+
+/** Is the code point inside one of the ascending, inclusive [first, last] ranges? (binary search) */
+function inRanges(ranges, cp) {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < ranges[mid][0]) hi = mid - 1;
+    else if (cp > ranges[mid][1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
 function isParamName(key) {
   const cps = [...key].map((c) => c.codePointAt(0));
-  if (cps.length === 0 || !isXidStart14(cps[0])) return false; // "_" (not XID_Start) is refused here too
-  return cps.every((cp, k) => k === 0 || isXidContinue14(cp));
+  if (cps.length === 0 || !inRanges(IDENTIFIER_RANGES.xid_start, cps[0])) return false; // "_" is refused here too
+  return cps.every((cp, k) => k === 0 || inRanges(IDENTIFIER_RANGES.xid_continue, cp));
 }
 
 function daysInMonth(y, m) {
