@@ -93,11 +93,14 @@ def main() -> int:
     survivors = sorted(name for name, status in result.items() if status not in DETECTED)
     unexplained = [name for name in survivors if name not in equivalents]
     stale = sorted(set(equivalents) - set(survivors))
-    score = len(killed) / len(result)
-    adjusted = len(killed) / max(1, len(result) - len(set(equivalents) & set(survivors)))
+    raw = len(killed) / len(result)
+    # The mutation score as usually defined: killed mutants over the mutants that can be killed at all, i.e.
+    # equivalent mutants (each listed with its reason) leave the denominator.
+    score = len(killed) / max(1, len(result) - len(set(equivalents) & set(survivors)))
     print(f"mutants: {len(result)}, killed by the vectors: {len(killed)} (timeouts included), "
           f"survived: {len(survivors)} ({len(survivors) - len(unexplained)} listed as equivalent)")
-    print(f"mutation score: {score:.1%} (target {TARGET:.0%}); excluding listed equivalents: {adjusted:.1%}")
+    print(f"mutation score: {score:.1%} of the mutants that are not equivalent (target {TARGET:.0%}); "
+          f"{raw:.1%} of all mutants")
     for name in unexplained:
         print(f"survivor not killed by any vector and not listed as equivalent: {name} "
               f"({result[name]}); see `cd {STAGE.relative_to(ROOT)} && mutmut show {name}`")
