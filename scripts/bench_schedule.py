@@ -1,6 +1,7 @@
 """Benchmark of the schedule: representative declarations → the cost of one act (`picks` + `wanted`) with our
 reference and with sequence-base 0.4.28, measured in the same run → a table with the ratio (upstream / ours), a
-table of cost per output entry as the output grows, and the one-off cost of `of`.
+table of cost per output entry as the output grows, the one-off cost of `of`, and both combined over episodes of
+N acts.
 
 Why this shape: absolute times on a shared machine mean little, so both implementations are timed side by side
 (best of several repeats, which discards interference) and compared as a ratio. The second table checks the
@@ -70,14 +71,22 @@ def check_agreement(declaration: dict[str, Any], t: int, t_prev: int) -> tuple[o
     return mine, theirs
 
 
-def per_act_table() -> None:
+Timings = dict[str, tuple[float, float]]
+"""label → (ours, upstream) seconds per call."""
+EPISODE_ACTS = (1, 10, 100, 1000)
+
+
+def per_act_table() -> Timings:
+    measured: Timings = {}
     print("Per act: picks(t, t_prev) + wanted(t_prev, t), t = 10^6")
     print(f"{'declaration':<36}{'gap':>6}{'entries':>9}{'ours µs':>10}{'upstream µs':>13}{'upstream/ours':>15}")
     for label, (declaration, gap) in DECLARATIONS.items():
         mine, theirs = check_agreement(declaration, T, T - gap)
         ours_s, theirs_s = best_pair(act_of(ours, mine, T, T - gap), act_of(upstream, theirs, T, T - gap))
+        measured[label] = ours_s, theirs_s
         print(f"{label:<36}{gap:>6}{entries(mine, T, T - gap):>9}{ours_s * 1e6:>10.2f}{theirs_s * 1e6:>13.2f}"
               f"{theirs_s / ours_s:>14.1f}x")
+    return measured
 
 
 def scaling_table() -> None:
@@ -91,19 +100,33 @@ def scaling_table() -> None:
               f"{theirs_s / ours_s:>14.1f}x")
 
 
-def of_table() -> None:
+def of_table() -> Timings:
+    measured: Timings = {}
     print("\nof(declaration): once per episode. Ours validates the declaration first (spec/validation.md); "
           "upstream reads it raw")
     print(f"{'declaration':<36}{'ours µs':>10}{'upstream µs':>13}{'ours/upstream':>15}")
     for label, (declaration, _) in DECLARATIONS.items():
         ours_s, theirs_s = best_pair(partial(ours.of, declaration), partial(upstream.of, declaration), rounds=3)
+        measured[label] = ours_s, theirs_s
         print(f"{label:<36}{ours_s * 1e6:>10.1f}{theirs_s * 1e6:>13.2f}{ours_s / theirs_s:>14.0f}x")
+    return measured
+
+
+def episode_table(acts: Timings, of: Timings) -> None:
+    """of once, then N acts: the two tables above combined (no new timing), to show where validating the
+    declaration once is paid back by cheaper acts."""
+    print("\nAn episode: of + N acts (picks + wanted), from the figures above; upstream/ours")
+    print(f"{'declaration':<36}" + "".join(f"{f'N={n}':>10}" for n in EPISODE_ACTS))
+    for label, (ours_act, theirs_act) in acts.items():
+        ours_of, theirs_of = of[label]
+        ratios = [(theirs_of + n * theirs_act) / (ours_of + n * ours_act) for n in EPISODE_ACTS]
+        print(f"{label:<36}" + "".join(f"{ratio:>9.1f}x" for ratio in ratios))
 
 
 def main() -> None:
-    per_act_table()
+    acts = per_act_table()
     scaling_table()
-    of_table()
+    episode_table(acts, of_table())
 
 
 if __name__ == "__main__":
