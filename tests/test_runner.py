@@ -422,8 +422,9 @@ SCHEDULE_RESULT = {"picks": [[2, ["a"]], [5, ["a", "b"]]], "needed": [2, 3], "wa
 
 @pytest.mark.parametrize(("change", "status"), [
     ({}, "pass"),
-    ({"needed": [3, 2]}, "pass"),  # a set
-    ({"needed": [3, 2, 2.0]}, "pass"),  # a set, numbers by value
+    ({"needed": [3, 2]}, "fail"),  # ascending (SCH-NEEDED)
+    ({"needed": [2, 2.0, 3]}, "fail"),  # distinct
+    ({"needed": [2.0, 3]}, "pass"),  # numbers by value
     ({"needed": [2]}, "fail"),
     ({"keeps_from": 3.0}, "pass"),  # 3 equals 3.0
     ({"picks": [[5, ["a", "b"]], [2, ["a"]]]}, "fail"),  # ordered

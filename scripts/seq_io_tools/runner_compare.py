@@ -6,8 +6,7 @@ runner, the in-process fast path and every report judge the same way. Requests c
 unchanged (a validation instance given as YAML is sent as `json.dumps` of that value, the same text the
 validation judge uses); nothing is normalized on the way, so a testee sees exactly the tokens the vector
 author wrote. Values compare as JSON values (`json_equal`: numbers by value, booleans only equal booleans,
-object member order ignored, arrays ordered) except the documented sets: `needed`, and a validation answer's
-`errors`.
+object member order ignored, arrays ordered) except the one documented set: a validation answer's `errors`.
 """
 
 from __future__ import annotations
@@ -178,34 +177,10 @@ def first_difference(expected: Any, got: Any, at: tuple[str | int, ...] = ()) ->
     return None
 
 
-def _set_key(value: Any) -> object:
-    """A hashable stand-in equal for equal JSON values (1 and 1.0 alike)."""
-    if isinstance(value, float) and value.is_integer():
-        return ("number", int(value))
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return ("number", value)
-    return ("json", json.dumps(value, sort_keys=True))
-
-
-def _set_difference(name: str, expected: list[Any], got: Any) -> Difference | None:
-    if not isinstance(got, list):
-        return Difference(format_path([name]), expected, got, " (a list was expected)")
-    want, have = {_set_key(v): v for v in expected}, {_set_key(v): v for v in got}
-    if want.keys() == have.keys():
-        return None
-    missing = [want[key] for key in want if key not in have]
-    extra = [have[key] for key in have if key not in want]
-    return Difference(format_path([name]), expected, got,
-                      f" (compared as a set: missing {show(missing)}, not expected {show(extra)})")
-
-
-def _fields(result: dict[str, Any], expected: dict[str, Any], names: Sequence[str],
-            sets: Sequence[str] = ()) -> list[Difference]:
+def _fields(result: dict[str, Any], expected: dict[str, Any], names: Sequence[str]) -> list[Difference]:
     found: list[Difference] = []
     for name in names:
-        got = result.get(name, ABSENT)
-        difference = (_set_difference(name, expected[name], got) if name in sets and got is not ABSENT
-                      else first_difference(expected[name], got, (name,)))
+        difference = first_difference(expected[name], result.get(name, ABSENT), (name,))
         if difference is not None:
             found.append(difference)
     return found
@@ -259,7 +234,7 @@ def _validation(case: SuiteCase, result: dict[str, Any]) -> Verdict:
 
 def _schedule(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     expect = case.case.data["expect"]
-    found = _fields(result, expect, ("picks", "needed", "wanted", "keeps_from"), sets=("needed",))
+    found = _fields(result, expect, ("picks", "needed", "wanted", "keeps_from"))
     if "reads_past" in case.case.group:
         found += _fields(result, {"reads_past": case.case.group["reads_past"]}, ("reads_past",))
     return _verdict(found)

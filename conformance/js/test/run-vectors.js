@@ -94,11 +94,6 @@ function inputOf(kind, file, group, c) {
   }
 }
 
-function setEqual(a, b) {
-  if (!Array.isArray(a) || !Array.isArray(b)) return false;
-  return a.every((x) => b.some((y) => jsonEqual(x, y))) && b.every((y) => a.some((x) => jsonEqual(x, y)));
-}
-
 /** Returns null when the answer passes, else a sentence. */
 function judge(kind, group, c, ans) {
   if (kind === "validation") {
@@ -129,7 +124,7 @@ function judge(kind, group, c, ans) {
   if (kind === "schedule") {
     const diffs = [];
     if (!jsonEqual(r.picks, expect.picks)) diffs.push(`picks ${toJsonLine(r.picks)} != ${toJsonLine(expect.picks)}`);
-    if (!setEqual(r.needed, expect.needed)) diffs.push(`needed ${toJsonLine(r.needed)} != ${toJsonLine(expect.needed)}`);
+    if (!jsonEqual(r.needed, expect.needed)) diffs.push(`needed ${toJsonLine(r.needed)} != ${toJsonLine(expect.needed)}`);
     if (!jsonEqual(r.wanted, expect.wanted)) diffs.push(`wanted ${toJsonLine(r.wanted)} != ${toJsonLine(expect.wanted)}`);
     if (!jsonEqual(r.keeps_from, expect.keeps_from)) diffs.push(`keeps_from ${r.keeps_from} != ${expect.keeps_from}`);
     if (has(group, "reads_past") && !jsonEqual(r.reads_past, group.reads_past))
