@@ -23,6 +23,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from seq_io_ref.validation import checking_contract
@@ -102,8 +103,8 @@ class _Plan:
         self.whole = schedule.whole
         self.every = schedule.every
         self.drop = schedule.pad == "drop"
-        # The act's own step: read whole, read with these keys, or (empty tuple) not read at all.
-        self.own: Keys = None if schedule.whole else own
+        # The keys read at the act's own step, or () when it is not read; a whole schedule never looks at them.
+        self.own: tuple[str, ...] = own
         # Window reads before the act's step: (offset < 0, keys), ascending by offset.
         self.past = tuple((offset, _sorted_union(keys)) for offset, keys in sorted(at_offset.items()))
         self.past_offsets = [offset for offset, _ in self.past]
@@ -134,16 +135,15 @@ class _Plan:
         wanted at d are those whose furthest offset is ≤ d, a set that only grows as d rises. This lays them out
         as (first d, last d + 1, keys) segments covering d = min(furthest) .. -1."""
         reaches = sorted({offset for offset in furthest.values() if offset < 0})
-        ends = [*reaches[1:], 0] if reaches else []
         return tuple((start, end, _sorted_union({key for key, offset in furthest.items() if offset <= start}))
-                     for start, end in zip(reaches, ends, strict=True))
+                     for start, end in pairwise([*reaches, 0]))
 
     def picks(self, t: int, t_prev: int) -> list[Entry]:
         if self.whole:
             if self.every is None:
                 return [(t, None)]
             first = _first_after(t, t_prev, self.every)
-            return [(t, None)] if first == t else [(step, None) for step in range(first, t + 1, self.every)]
+            return [(step, None) for step in range(first, t + 1, self.every)]
         past = self.past
         head: list[Entry] = []
         if past and t + past[0][0] < 0:
@@ -186,7 +186,7 @@ class _Plan:
                     block[step - base] = self.merge(block[step - base], keys)
                 else:
                     earlier[step] = self.merge(earlier[step], keys) if step in earlier else keys
-        out: list[Entry] = sorted(earlier.items()) if len(self.fed) > 1 else list(earlier.items())
+        out: list[Entry] = sorted(earlier.items())
         return out + [(base + index, keys) for index, keys in enumerate(block)]
 
 
@@ -200,8 +200,7 @@ def _as_step(value: object, name: str, lowest: int) -> int:
 
 
 def _act_steps(later: object, earlier: object, names: tuple[str, str] = ("t", "t_prev")) -> tuple[int, int]:
-    """An act's step and the step of the act before it (-1: none yet), checked. (The per-act functions first try
-    the usual case, two ints in order, inline: a call costs more than that test.)"""
+    """An act's step and the step of the act before it (-1: none yet), checked."""
     now = _as_step(later, names[0], 0)
     before = _as_step(earlier, names[1], -1)
     if before >= now:
@@ -236,8 +235,9 @@ def _usable_rate(rate: object) -> float:
     return value
 
 
-def _converter(unit: str, rate: float | None) -> Callable[[int | float], int]:
-    """Counts of the declaration → whole steps. The rate is looked at only when a count in seconds needs it."""
+def _converter(unit: str | None, rate: float | None) -> Callable[[int | float], int]:
+    """Counts of the declaration → whole steps (unit absent: steps). The rate is looked at only when a count in
+    seconds needs it."""
     if unit != "seconds":
         return int  # validated: a whole number of steps within ±(2^53 - 1)
 
@@ -259,7 +259,7 @@ def of(declaration: object, rate: float | None = None) -> Schedule | None:
     if declaration is None:
         return None
     observations = _validated(declaration)
-    to_steps = _converter(observations.get("unit", "steps"), rate)
+    to_steps = _converter(observations.get("unit"), rate)
     streams: Mapping[str, dict[str, Any]] | None = observations.get("streams")
     windows: dict[str, tuple[int, ...]] = {}
     fed: dict[str, int] = {}
@@ -298,11 +298,10 @@ def reads_past(schedule: Schedule | None) -> bool:
 def picks(schedule: Schedule | None, t: int, t_prev: int = -1) -> list[Entry]:
     """(step, keys) of each observation the act at step t is handed, ascending by step, its own last when read.
     `t_prev`: the previous act's step (-1: this is the episode's first act)."""
-    if not (type(t) is int and type(t_prev) is int and -1 <= t_prev < t <= MAX_STEP):
-        t, t_prev = _act_steps(t, t_prev)
+    now, before = _act_steps(t, t_prev)
     if schedule is None:
-        return [(t, None)]
-    return schedule._plan.picks(t, t_prev)
+        return [(now, None)]
+    return schedule._plan.picks(now, before)
 
 
 def needed(schedule: Schedule | None, t: int, t_prev: int = -1) -> list[int]:
@@ -323,8 +322,7 @@ def keeps_from(schedule: Schedule | None, t: int) -> int:
 def wanted(schedule: Schedule | None, t: int, t_next: int) -> list[Entry]:
     """(step, keys) for each step strictly between the act at t (-1: none yet) and the next act at t_next that must
     be rendered or uploaded: the next act reads it, or a later act's window may reach back to it. Ascending."""
-    if not (type(t) is int and type(t_next) is int and -1 <= t < t_next <= MAX_STEP):
-        t_next, t = _act_steps(t_next, t, ("t_next", "t"))
+    later, earlier = _act_steps(t_next, t, ("t_next", "t"))
     if schedule is None:
         return []
-    return schedule._plan.wanted(t, t_next)
+    return schedule._plan.wanted(earlier, later)
