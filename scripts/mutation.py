@@ -73,7 +73,7 @@ def statuses() -> dict[str, str]:
 
 def last_lines(text: str, count: int) -> str:
     """The end of mutmut's output without its progress spinner lines."""
-    lines = [line for line in text.splitlines() if not re.match(r"^\W*(Running|Generating|Listing)", line)]
+    lines = [line for line in text.splitlines() if not re.match(r"^\W*(Running|Generating|Listing|\d+/\d+)", line)]
     return "\n".join(lines[-count:])
 
 
