@@ -172,7 +172,8 @@ def upstream_rows(case: dict[str, Any]) -> dict[str, Any]:
 
 def upstream_envelope(case: dict[str, Any]) -> dict[str, Any]:
     picked = [(step, None if keys is None else tuple(keys)) for step, keys in case["picks"]]
-    frames = {int(step): frame for step, frame in case["frames"].items()}
+    # The bridge from JSON to upstream's int-keyed dict: names int() reads become steps, others are left out.
+    frames = {int(step): frame for step, frame in case["frames"].items() if step.lstrip("+-").isdigit()}
     try:
         return dict(upstream.envelope(picked, frames, case["own"], case["t"]))
     except KeyError:
