@@ -151,6 +151,16 @@ def model_adapter(type_name: str) -> TypeAdapter[Any]:
     return TypeAdapter(getattr(module, type_name))
 
 
+def to_json_value(type_name: str, model: Any) -> Any:
+    """A model of a type (an Outcome's `model`, or one an SDK built) → the JSON value it stands for.
+
+    Exactly the members the model was given (`exclude_unset`: a default is the meaning of an absent member and is
+    never written, spec/validation.md "Writing an instance"), each number of the kind it came in (the models type
+    `number` as `int | float`). For a model of a valid instance this is its normalized form; tests/test_models.py
+    checks it on every valid vector."""
+    return model_adapter(type_name).dump_python(model, mode="json", exclude_unset=True, by_alias=True)
+
+
 @cache
 def contract(spec_root: Path | None = None, *, fast: bool = False) -> Contract:
     """The Contract for a spec folder (the repository's own by default), built once; `fast` needs jsonschema-rs.
