@@ -56,7 +56,7 @@ test: $(STAMP)
 check: lint typecheck generated-check test conformance conformance-js
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference scripts tests
+	$(BIN)/ruff check reference scripts tests package hatch_build.py
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
 	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules

@@ -26,7 +26,7 @@ from referencing.jsonschema import DRAFT202012
 from seq_io_ref import beyond_schema, typed_walk
 from seq_io_ref.issues import Issue, format_path
 from seq_io_ref.schema_errors import issue_from_error, leaf_errors
-from seq_io_ref.spec_data import REPO_ROOT, SpecData, load_spec
+from seq_io_ref.spec_data import SpecData, load_spec, own_spec_root
 from seq_io_ref.wire import non_json_values, parse_json_text
 
 UNKNOWN_TYPE = "api.unknown-type"
@@ -146,7 +146,7 @@ def _replace_at(value: Any, path: tuple[str | int, ...], new: Any) -> Any:
 
 @cache
 def model_adapter(type_name: str) -> TypeAdapter[Any]:
-    """The generated pydantic model of a type (of the repository's own spec: models are generated from it)."""
+    """The generated pydantic model of a type (of the package's own spec: models are generated from it)."""
     module = importlib.import_module(f"seq_io_models.{type_name}")
     return TypeAdapter(getattr(module, type_name))
 
@@ -163,12 +163,12 @@ def to_json_value(type_name: str, model: Any) -> Any:
 
 @cache
 def contract(spec_root: Path | None = None, *, fast: bool = False) -> Contract:
-    """The Contract for a spec folder (the repository's own by default), built once; `fast` needs jsonschema-rs.
+    """The Contract for a spec folder (the one in force by default), built once; `fast` needs jsonschema-rs.
 
-    The generated models were generated from the repository's own schemas, so they type the result only when the
+    The generated models were generated from the package's own schemas, so they type the result only when the
     folder's schemas are exactly those (another release's folder is validated by its schemas and rules alone)."""
     spec = load_spec(spec_root)
-    own = spec if spec_root is None else load_spec(REPO_ROOT / "spec")
+    own = load_spec(own_spec_root())
     return Contract(spec, fast=fast, models=spec.schemas == own.schemas)
 
 

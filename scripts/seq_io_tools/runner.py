@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from seq_io_ref.spec_data import REPO_ROOT, load_spec
+from seq_io_ref.spec_data import load_spec
 
 from seq_io_tools import reference_testee, runner_protocol, runner_reports, runner_xfail
 from seq_io_tools.runner_compare import KINDS, SuiteCase, Verdict, compare, load_cases, request, select
@@ -60,7 +60,7 @@ class StdioTestee:
     def hello(self) -> Hello:
         if self._session is None or self._hello is None:
             self.starts += 1
-            session = Session(self.argv, REPO_ROOT)
+            session = Session(self.argv, Path.cwd())
             try:
                 self._hello, message = session.handshake(self.contract_version, self.start_timeout)
                 problems = self.traffic.problems("testee-hello", message) if self.traffic else []
@@ -185,8 +185,8 @@ def _positive(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", required=True, metavar="COMMAND",
-                        help="the testee's command line, split like a POSIX shell, run from the repository "
-                             'root (e.g. ".venv/bin/python -m seq_io_tools.reference_testee")')
+                        help="the testee's command line, split like a POSIX shell, run in the current folder "
+                             '(e.g. "python -m seq_io_tools.reference_testee")')
     parser.add_argument("--vectors", type=Path, default=VECTORS_DIR, metavar="DIR",
                         help="the folder of vector files (default: conformance/vectors)")
     parser.add_argument("--id", action="append", default=[], metavar="ID",
