@@ -65,15 +65,22 @@ lint: $(STAMP)
 rules: $(STAMP)
 	$(BIN)/iospec rules
 
-typecheck: $(STAMP)
+## mypy on the Python, and tsc --checkJs on the JavaScript implementation against the generated TypeScript types.
+typecheck: $(STAMP) $(JS_STAMP)
 	$(BIN)/mypy
+	cd $(JS) && node_modules/.bin/tsc -p .
 
-generate: $(STAMP)
+## Regenerate generated/ (pydantic models, TypeScript types) and spec/identifier-characters.json; commit the result.
+generate: $(STAMP) $(JS_STAMP)
 	$(BIN)/python -m seq_io_tools.generate generate
+	cd $(JS) && node scripts/generate-types.js
 	$(BIN)/python -m seq_io_tools.identifier_table generate
 
-generated-check: $(STAMP)
+## Any byte of drift in generated/ fails; the TypeScript types must compile with tsc --strict.
+generated-check: $(STAMP) $(JS_STAMP)
 	$(BIN)/python -m seq_io_tools.generate check
+	cd $(JS) && node scripts/generate-types.js --check
+	cd $(JS) && node_modules/.bin/tsc --ignoreConfig --strict --noEmit --skipLibCheck false ../../generated/ts/contract.d.ts ../../generated/ts/protocol.d.ts
 	$(BIN)/python -m seq_io_tools.identifier_table check
 
 ## Benchmarks: ratios against baselines measured in the same run (never timed tests).

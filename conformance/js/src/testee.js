@@ -37,19 +37,22 @@ function main() {
         console.error(`runner has contract ${msg.contract_version}, this testee ${CONTRACT_VERSION}`);
       }
       greeted = true;
-      send({
+      /** @type {import("./types.js").TesteeHello} */
+      const hello = {
         type: "hello",
         protocol: PROTOCOL,
         implementation: { name: PKG.name, version: PKG.version },
         contract_version: CONTRACT_VERSION,
         kinds: KINDS,
-      });
+      };
+      send(hello);
       return;
     }
     if (msg.type === "case") {
       if (!greeted) console.error("a case before the hello");
       const a = answer(msg.kind, msg.input);
-      send({ type: a.type, id: msg.id, ...a });
+      const { type, ...rest } = a;
+      send({ type, id: msg.id, ...rest });
       return;
     }
     console.error(`unknown message type ${JSON.stringify(msg.type)}`);
