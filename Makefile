@@ -47,8 +47,8 @@ bump-review: $(STAMP)
 	mkdir -p build
 	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json
 
-## The test suite alone.
-test: $(STAMP)
+## The test suite alone (it builds and installs both packages, and type-checks the TypeScript binding).
+test: $(STAMP) $(JS_STAMP)
 	$(BIN)/python -m pytest
 
 ## Everything CI runs: lint, types, vector lint, generated-code drift, tests, and the conformance suite through the
