@@ -10,7 +10,6 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact, isWellFormed } from "./json.js";
 
@@ -31,9 +30,9 @@ import { present } from "./types.js";
 
 const Ajv2020 = Ajv2020Module.default || Ajv2020Module;
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const SPEC_DIR = process.env.SEQ_IO_SPEC_DIR || path.resolve(HERE, "../../../spec");
-const SCHEMA_DIR = path.join(SPEC_DIR, "schemas");
+import { SPEC_DIR, SCHEMA_DIR } from "./data.js";
+
+export { SPEC_DIR };
 
 const CUSTOM_KEYWORDS = ["x-rule", "x-limits", "x-enum-varnames", "x-type"];
 
