@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check bench bench-runner fuzz mutation clean
+	generated-check dist bench bench-runner fuzz mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,11 @@ generated-check: $(STAMP) $(JS_STAMP)
 	cd $(JS) && node_modules/.bin/tsc --ignoreConfig --strict --noEmit --skipLibCheck false ../../generated/ts/contract.d.ts ../../generated/ts/protocol.d.ts
 	$(BIN)/python -m seq_io_tools.identifier_table check
 
+## Both packages into dist/: the wheel and sdist (python -m build), and the npm tarball (npm pack).
+dist: $(STAMP) $(JS_STAMP)
+	$(BIN)/python -m build --outdir dist .
+	cd $(JS) && npm pack --silent --pack-destination ../../dist
+
 ## Benchmarks: ratios against baselines measured in the same run (never timed tests).
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_schedule.py
@@ -101,4 +106,4 @@ mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py
 
 clean:
-	rm -rf $(VENV) build mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules
+	rm -rf $(VENV) build dist mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules

@@ -138,3 +138,10 @@ def test_an_installed_package_without_its_data_is_one_line_and_exit_2(installed:
     assert "the spec cannot be read" in done.stderr and "reinstall" in done.stderr
     bad_env = _run(["node_modules/.bin/seq-io-testee"], installed.folder, env={"SEQ_IO_SPEC_DIR": str(tmp_path)})
     assert bad_env.returncode == 2 and "SEQ_IO_SPEC_DIR" in bad_env.stderr
+
+
+def test_the_two_packages_keep_the_same_version() -> None:
+    """spec/CHANGELOG.md: the wheel and the npm package of one commit carry one version number."""
+    pyproject = (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    python_version = next(line.split('"')[1] for line in pyproject.splitlines() if line.startswith("version = "))
+    assert json.loads((JS / "package.json").read_text(encoding="utf-8"))["version"] == python_version
