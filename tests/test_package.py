@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -91,9 +92,18 @@ def test_the_wheel_carries_the_whole_spec_and_conformance_folders_and_no_dev_dep
     assert expected <= names, sorted(expected - names)[:10]
     assert not [n for n in names if "/js/" in n or "node_modules" in n or "__pycache__" in n]
     metadata = next(zipfile.ZipFile(installed.wheel).read(n).decode() for n in names if n.endswith("/METADATA"))
-    base = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
-    assert sorted(line.split()[1].split("==")[0] for line in base) == ["jsonschema", "pydantic", "pyyaml",
-                                                                       "referencing"]
+    requires = [line.removeprefix("Requires-Dist: ") for line in metadata.splitlines()
+                if line.startswith("Requires-Dist:")]
+
+    def named(lines: list[str]) -> set[str]:
+        return {re.split(r"[=<>!~; \[]", line, maxsplit=1)[0].lower() for line in lines}
+
+    base = named([r for r in requires if "extra ==" not in r])
+    fast = named([r for r in requires if "extra == 'fast'" in r])
+    dev_only = named([r for r in requires if "extra == 'dev'" in r]) - fast
+    assert {"jsonschema", "referencing", "pydantic", "pyyaml"} <= base
+    assert not base & dev_only, f"the base install must not pull in development tools: {base & dev_only}"
+    assert fast, "the optional [fast] extra stays"
 
 
 def test_the_wheel_metadata_names_the_contract_version_read_from_contract_json(installed: Installed) -> None:
