@@ -222,7 +222,7 @@ def test_a_wheel_installed_without_its_data_is_one_line_and_exit_2(installed: In
                          env={"PYTHONPATH": str(target)})
     _one_clear_line(done, "data is missing", "spec/contract.json", "reinstall")
     version = installed.run("-m", "seq_io_tools.cli", "--version", tool="python", env={"PYTHONPATH": str(target)})
-    assert version.returncode == 0 and "contract unknown (the data is missing)" in version.stdout
+    assert version.returncode == 0 and "contract unknown (the data is missing or unreadable)" in version.stdout
 
 
 # -- the editable install inside the checkout -----------------------------------------------------------------------

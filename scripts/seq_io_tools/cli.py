@@ -145,9 +145,19 @@ def version_text() -> str:
         package = metadata.version(PACKAGE)
     except metadata.PackageNotFoundError:
         package = "unknown (not installed)"
-    problem = seq_io_spec.data_problem()
-    contract_version = seq_io_spec.contract_version() if problem is None else "unknown (the data is missing)"
+    try:
+        contract_version = seq_io_spec.contract_version()
+    except (OSError, ValueError, KeyError, TypeError):
+        contract_version = "unknown (the data is missing or unreadable)"
     return f"iospec {package} ({PACKAGE}), contract {contract_version}"
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: read the versions only when asked, so no other command depends on them."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_text())
+        parser.exit()
 
 
 def _where(_: argparse.Namespace) -> int:
@@ -164,7 +174,7 @@ def _where(_: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="iospec", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=version_text(),
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
                         help="print the package version and the contract version, and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     validate = commands.add_parser("validate", help="validate a JSON file against a contract type")
