@@ -32,8 +32,6 @@ const Ajv2020 = Ajv2020Module.default || Ajv2020Module;
 
 import { SPEC_DIR, SCHEMA_DIR } from "./data.js";
 
-export { SPEC_DIR };
-
 const CUSTOM_KEYWORDS = ["x-rule", "x-limits", "x-enum-varnames", "x-type"];
 
 function newAjv() {
