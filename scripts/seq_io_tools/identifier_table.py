@@ -63,6 +63,10 @@ def render() -> str:
 
 def main(argv: list[str]) -> int:
     if argv[1:] == ["generate"]:
+        if seq_io_spec.checkout_root() is None:
+            print("identifier_table: the table is generated in a checkout, not into an installed package",
+                  file=sys.stderr)
+            return 2
         TABLE.write_text(render(), encoding="utf-8")
         print(f"wrote {NAME}")
         return 0
