@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from seq_io_ref.beyond_schema import BEYOND_SCHEMA_RULES
 from seq_io_ref.rule_ids import known_rule_ids, schema_rule_ids
-from seq_io_ref.spec_data import REPO_ROOT, load_spec
+from seq_io_ref.spec_data import load_spec
 from seq_io_ref.validation import MODEL_REFUSED, contract
 from seq_io_tools import vectors
 from seq_io_tools.bump_review import behaviour, main, report, rules
@@ -24,6 +24,9 @@ from seq_io_tools.bump_review.rules import RULES, Change, render_location
 from seq_io_tools.bump_review.schema_diff import diff
 from seq_io_tools.bump_review.snapshot import load_folder, load_git_ref, open_snapshot, working_tree
 from seq_io_tools.validation_cases import outcome_of
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+"""The checkout these tests run in."""
 
 SPEC = REPO_ROOT / "spec"
 RELEASES = SPEC / "releases"

@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seq_io_ref.spec_data import REPO_ROOT
 from seq_io_tools import timeline as tl
 from seq_io_tools import vectors
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+"""The checkout these tests run in."""
 
 SVG = "{http://www.w3.org/2000/svg}"
 W = {"streams": {"cam": {"at": [-15, 0]}, "state": {}}}

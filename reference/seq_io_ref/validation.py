@@ -26,7 +26,7 @@ from referencing.jsonschema import DRAFT202012
 from seq_io_ref import beyond_schema, typed_walk
 from seq_io_ref.issues import Issue, format_path
 from seq_io_ref.schema_errors import issue_from_error, leaf_errors
-from seq_io_ref.spec_data import REPO_ROOT, SpecData, load_spec
+from seq_io_ref.spec_data import SpecData, load_spec, own_spec_root
 from seq_io_ref.wire import non_json_values, parse_json_text
 
 UNKNOWN_TYPE = "api.unknown-type"
@@ -146,19 +146,29 @@ def _replace_at(value: Any, path: tuple[str | int, ...], new: Any) -> Any:
 
 @cache
 def model_adapter(type_name: str) -> TypeAdapter[Any]:
-    """The generated pydantic model of a type (of the repository's own spec: models are generated from it)."""
+    """The generated pydantic model of a type (of the package's own spec: models are generated from it)."""
     module = importlib.import_module(f"seq_io_models.{type_name}")
     return TypeAdapter(getattr(module, type_name))
 
 
+def to_json_value(type_name: str, model: Any) -> Any:
+    """A model of a type (an Outcome's `model`, or one an SDK built) → the JSON value it stands for.
+
+    Exactly the members the model was given (`exclude_unset`: a default is the meaning of an absent member and is
+    never written, spec/validation.md "Writing an instance"), each number of the kind it came in (the models type
+    `number` as `int | float`). For a model of a valid instance this is its normalized form; tests/test_models.py
+    checks it on every valid vector."""
+    return model_adapter(type_name).dump_python(model, mode="json", exclude_unset=True, by_alias=True)
+
+
 @cache
 def contract(spec_root: Path | None = None, *, fast: bool = False) -> Contract:
-    """The Contract for a spec folder (the repository's own by default), built once; `fast` needs jsonschema-rs.
+    """The Contract for a spec folder (the one in force by default), built once; `fast` needs jsonschema-rs.
 
-    The generated models were generated from the repository's own schemas, so they type the result only when the
+    The generated models were generated from the package's own schemas, so they type the result only when the
     folder's schemas are exactly those (another release's folder is validated by its schemas and rules alone)."""
     spec = load_spec(spec_root)
-    own = spec if spec_root is None else load_spec(REPO_ROOT / "spec")
+    own = load_spec(own_spec_root())
     return Contract(spec, fast=fast, models=spec.schemas == own.schemas)
 
 

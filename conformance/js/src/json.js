@@ -64,7 +64,7 @@ export function integerText(literal, v) {
   if (!m) return undefined;
   let digits = (m[2] + (m[3] || "")).replace(/^0+/, "");
   let scale = Number(m[4] || 0) - (m[3] || "").length; // value = digits × 10^scale
-  const zeros = /0*$/.exec(digits)[0].length;
+  const zeros = digits.length - digits.replace(/0+$/, "").length;
   digits = digits.slice(0, digits.length - zeros);
   scale += zeros;
   if (digits === "" || scale < 0) return undefined; // zero (a safe integer) or not an integer
@@ -117,6 +117,10 @@ export function compareExact(a, b) {
 }
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** @type {ReadonlyArray<[string, number]>} The number tokens that only the lenient mode reads. */
+const NON_FINITE_TOKENS = [["-Infinity", -Infinity], ["Infinity", Infinity], ["NaN", NaN]];
+/** @type {ReadonlyArray<[string, boolean | null]>} */
+const LITERAL_TOKENS = [["true", true], ["false", false], ["null", null]];
 
 /** True when the string holds no lone surrogate (every high surrogate is followed by a low one, and only then). */
 export function isWellFormed(s) {
@@ -135,12 +139,17 @@ export function isWellFormed(s) {
  * Parses `text` under the wire rules.
  * Returns {ok: true, value, literal} or {ok: false, errors: [{path, rule, message}]}; `literal` is the literal text
  * of a top-level integer beyond ±(2^53 − 1) (nested ones are recorded with `setLiteral`).
+ * @param {string} text
+ * @param {{lenient?: boolean}} [options]
+ * @returns {{ok: true, value: any, literal?: string}
+ *   | {ok: false, errors: Array<{path: string, rule: string, message: string}>}}
  */
 export function parseWire(text, { lenient = false } = {}) {
   const errors = [];
   let i = 0;
   const n = text.length;
 
+  /** @type {(msg: string) => never} */
   const syntax = (msg) => {
     throw new WireError("wire.json-syntax", "$", `not JSON (RFC 8259): ${msg} at offset ${i}`);
   };
@@ -205,7 +214,7 @@ export function parseWire(text, { lenient = false } = {}) {
   let pendingLiteral; // the literal of the number just read, when it is an integer beyond ±(2^53 − 1)
   const readNumber = () => {
     if (lenient) {
-      for (const [tok, v] of [["-Infinity", -Infinity], ["Infinity", Infinity], ["NaN", NaN]]) {
+      for (const [tok, v] of NON_FINITE_TOKENS) {
         if (text.startsWith(tok, i)) {
           i += tok.length;
           return v;
@@ -234,7 +243,7 @@ export function parseWire(text, { lenient = false } = {}) {
   };
 
   const readLiteral = () => {
-    for (const [tok, v] of [["true", true], ["false", false], ["null", null]]) {
+    for (const [tok, v] of LITERAL_TOKENS) {
       if (text.startsWith(tok, i)) {
         i += tok.length;
         return v;
@@ -428,7 +437,7 @@ export const isObject = (v) => v !== null && typeof v === "object" && !Array.isA
 export function jsonEqual(a0, b0, la0, lb0) {
   const work = [[a0, b0, la0, lb0]];
   while (work.length) {
-    const [a, b, la, lb] = work.pop();
+    const [a, b, la, lb] = /** @type {any[]} */ (work.pop());
     const ta = jsonType(a);
     if (ta !== jsonType(b)) return false;
     switch (ta) {
