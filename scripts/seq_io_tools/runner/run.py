@@ -14,8 +14,8 @@ hang or quietly shrink. Request inputs come from the vector files unchanged (com
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from seq_io_ref.spec_data import load_spec
