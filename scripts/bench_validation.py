@@ -6,7 +6,7 @@ first columns are the ratios to upstream, and whether each row meets its target;
 
 Why this shape: absolute times on a shared machine mean little, so every contender is timed side by side, their
 rounds interleaved (a busy spell hits all alike), best of several rounds, and compared as a ratio. The targets are
-those of the project (issue 12): wire bodies within 1.5× of upstream, declarations within 2×, `of()` within 1×.
+those of the project (issue 12): wire bodies within 1.5x upstream, declarations within 2x, `of()` within 1x.
 Before timing, each instance is checked to be valid for both implementations, so a fast refusal cannot pass for a
 fast acceptance. Run: `make bench` (or `.venv/bin/python scripts/bench_validation.py`).
 """

@@ -14,5 +14,5 @@ CASES = [(f.doc["type"], case) for f in FILES if f.kind == "validation" for case
 @pytest.mark.parametrize(("type_name", "case"), CASES, ids=[c.id for _, c in CASES])
 def test_fast_path_agrees(type_name: str, case: vectors.Case) -> None:
     text = instance_text(case.data)
-    slow, fast = contract().validate_text(type_name, text), contract(fast=True).validate_text(type_name, text)
+    slow, fast = contract(fast=False).validate_text(type_name, text), contract(fast=True).validate_text(type_name, text)
     assert (fast.valid, fast.issues, fast.normalized) == (slow.valid, slow.issues, slow.normalized)

@@ -14,7 +14,7 @@ from seq_io_ref.wire import parse_json_text
     ('{"a": -1e400}', "$.a", "wire.non-finite-number"),
     ('{"a": 1' + "0" * 400 + "}", "$.a", "wire.non-finite-number"),
     ('{"a": 1,}', "$", "wire.json-syntax"),
-    ("[" * 100000, "$", "wire.json-syntax"),
+    ("[" * 100000, "$", "wire.too-deep"),
     ("", "$", "wire.json-syntax"),
 ])
 def test_refused(text: str, path: str, rule: str) -> None:

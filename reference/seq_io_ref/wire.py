@@ -1,16 +1,23 @@
-"""JSON text → Python value, refusing what the contract's wire rules refuse: text → tokens → value or Issues.
+"""JSON text or an in-memory value → a JSON value under the contract's wire rules and limits, or Issues. This is the
+reader of record, in pure Python; `seq_io_ref.fast_wire` is a Rust-backed shortcut that answers "fine" or "ask the
+reader of record".
 
-Python's `json` module accepts things the contract does not: duplicate object keys (it keeps the last),
-the non-standard tokens `NaN`/`Infinity` (refused as a syntax error of the document, as strict parsers do),
-number literals that overflow an IEEE-754 double (`1e400` becomes infinity), and strings holding a lone
-surrogate (`"\\ud800"`, refused as a syntax error of the document, as I-JSON and strict parsers do). Other
-languages' parsers disagree on all of them, so the spec refuses them on the wire (spec/validation.md, "Wire
-rules") and this module is where that happens. Markers are placed during the parse and collected with their JSON
-paths afterwards, because `json`'s hooks do not know where they are.
+Python's `json` module accepts what the contract refuses: duplicate object keys (it keeps the last), the tokens
+`NaN`/`Infinity`, literals that overflow a double (`1e400` becomes infinity), strings holding a lone surrogate, and
+it reads integers of 4,301 digits or more by raising `ValueError`. Other languages' parsers disagree on all of these,
+so spec/validation.md ("Wire rules", "Limits") decides each one, and this module is where that happens.
 
-Numbers get the contract's value model (spec/validation.md, "The value of a number"): a literal whose exact
-value is an integer is that integer exactly (`9007199254740993.0` and `1.8014398509481985e16` are Python ints),
-any other literal is the nearest double (`1e-400` is 0.0). `number_value` is that rule, for every reader of ours.
+WHY it is shaped this way:
+
+- The reader is iterative (an explicit stack of open containers), so how deep a text nests never depends on how
+  deep the caller's Python stack already is: the depth limit (`MAX_JSON_DEPTH` in spec/contract.json) is an explicit
+  counter, and a text nested 100,000 deep is refused at the first value nested too deeply.
+- Strings are read by `json.decoder.scanstring` (C); numbers by one regular expression. A number's value follows
+  spec/validation.md ("The value of a number"): `number_value` decides it from the literal's digits, never calling
+  `int()` on more digits than a double can reach (309), so neither Python's int/str limit nor quadratic big-number
+  conversion is ever met.
+- Values built in memory (`check_value`) are walked the same way, with the same limits: a recursive list is refused
+  as too deep, a container shared a billion times over is refused by its size before it is walked a billion times.
 """
 
 from __future__ import annotations
@@ -18,151 +25,364 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import Decimal
+from collections.abc import Iterator
 from typing import Any
 
-from seq_io_ref.issues import Issue, JsonPath, format_path
+from seq_io_ref.issues import QUOTE_CHARS, Issue, format_path, quote
+from seq_io_ref.spec_data import REPO_ROOT, load_spec
 
 WIRE_JSON_SYNTAX = "wire.json-syntax"
 WIRE_DUPLICATE_KEY = "wire.duplicate-key"
 WIRE_NON_FINITE = "wire.non-finite-number"
+WIRE_TOO_DEEP = "wire.too-deep"
+WIRE_INTEGER_TOO_LONG = "wire.integer-too-long"
+READER_TOO_LARGE = "reader.too-large"
+"""The one refusal by a limit of this package's readers rather than of the contract (spec/validation.md, "Limits")."""
 
+WIRE_RULES = (WIRE_JSON_SYNTAX, WIRE_DUPLICATE_KEY, WIRE_NON_FINITE, WIRE_TOO_DEEP, WIRE_INTEGER_TOO_LONG)
 
-class _NonFinite:
-    """Stands in for a number the wire refuses; remembers the literal for the message."""
+_CONTRACT_LIMITS = load_spec(REPO_ROOT / "spec").limits
+MAX_JSON_DEPTH = int(_CONTRACT_LIMITS["MAX_JSON_DEPTH"])
+"""Contract limit: no value is enclosed by more than this many arrays and objects."""
+MAX_INTEGER_DIGITS = int(_CONTRACT_LIMITS["MAX_INTEGER_DIGITS"])
+"""Contract limit: an integer literal (no fraction, no exponent) has at most this many digits."""
+MAX_DOCUMENT_BYTES = 128 * 1024 * 1024
+"""Reader limit of this package: a text longer than this many UTF-8 bytes (a value whose compact JSON text would
+be, as measured by `check_value`) is refused with `reader.too-large`. Twice MAX_STREAM_BYTES: a POST /observe body
+carrying a whole stream's worth of frames still fits."""
 
-    def __init__(self, literal: str) -> None:
-        self.literal = literal
-
-
-class _Object(dict[str, Any]):
-    """A JSON object that remembers which keys it saw twice."""
-
-    duplicates: list[str]
-
-
-def _object_from_pairs(pairs: list[tuple[str, Any]]) -> _Object:
-    obj = _Object()
-    obj.duplicates = []
-    for key, value in pairs:
-        if key in obj:
-            obj.duplicates.append(key)
-        obj[key] = value
-    return obj
-
-
-class _LoneSurrogate(Exception):
-    """Raised when a string or member name holds a lone surrogate code point."""
-
-
-class _NotJsonToken(Exception):
-    """Raised for `NaN`, `Infinity` and `-Infinity`, which Python's reader accepts and JSON does not."""
-
-
-def _refuse_token(token: str) -> None:
-    raise _NotJsonToken(token)
-
-
-_TWO_53 = 2.0 ** 53
+_TWO_53 = 2**53
+_MAX_FINITE_DIGITS = 309
+"""An integer of more digits is at least 10^309, beyond the largest double (about 1.8e308)."""
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Numbers
 
 
 def number_value(literal: str) -> int | float:
-    """The value of a JSON number literal that has a fraction or an exponent: its exact value when that is an
-    integer of magnitude 2^53 or more (a double may not hold it), else the nearest double (which is exact for
-    smaller integers). Infinite when the literal overflows a double; the caller refuses that."""
+    """The value of a JSON number literal with a fraction or an exponent (spec/validation.md, "The value of a
+    number"): when its exact decimal value is an integer of magnitude 2^53 or more (a double may not hold it), that
+    integer; otherwise the nearest double, which is exact for smaller integers and is infinite when the literal
+    overflows (the caller refuses that). Linear in the literal's length."""
     value = float(literal)
-    if math.isfinite(value) and abs(value) >= _TWO_53:
-        ratio = Decimal(literal).as_integer_ratio()  # bounded: |value| < 2^1024 and the literal's own digits
-        if ratio[1] == 1:
-            return ratio[0]
-    return value
+    if not math.isfinite(value) or abs(value) < _TWO_53:
+        return value
+    exact = _exact_integer(literal)
+    return value if exact is None else exact
 
 
-def _parse_float(literal: str) -> int | float | _NonFinite:
-    value = number_value(literal)
-    return value if not isinstance(value, float) or math.isfinite(value) else _NonFinite(literal)
+def _exact_integer(literal: str) -> int | None:
+    """The literal's exact value when it is an integer, else None; only called for finite values of magnitude 2^53
+    or more, so the integer has at most 309 digits."""
+    mantissa, _, exponent = literal.lower().partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    sign = -1 if whole.startswith("-") else 1
+    digits = (whole.lstrip("-") + fraction).lstrip("0")
+    scale = int(exponent or "0") - len(fraction)
+    stripped = digits.rstrip("0")
+    scale += len(digits) - len(stripped)
+    if scale < 0:
+        return None
+    exact: int = sign * int(stripped) * 10**scale
+    return exact
 
 
-def _parse_int(literal: str) -> int | _NonFinite:
-    value = int(literal)
+def _integer_refusal(literal: str) -> tuple[str, str] | None:
+    """(rule, sentence) when an integer literal is refused by the limits or the wire rules, else None."""
+    digits = len(literal) - literal.startswith("-")
+    if digits > MAX_INTEGER_DIGITS:
+        return WIRE_INTEGER_TOO_LONG, (f"an integer of {digits} digits is longer than the {MAX_INTEGER_DIGITS} digits "
+                                       "a reader must accept (spec/validation.md, \"Limits\")")
+    if digits > _MAX_FINITE_DIGITS or not _fits_a_double(int(literal)):
+        return WIRE_NON_FINITE, _non_finite_sentence(literal)
+    return None
+
+
+def _fits_a_double(value: int) -> bool:
     try:
         float(value)
     except OverflowError:
-        return _NonFinite(literal if len(literal) <= 24 else literal[:20] + "...")
-    return value
+        return False
+    return True
 
 
-def _collect(value: Any, path: list[str | int], issues: list[Issue], surrogates: bool = False) -> Any:
-    """Turn parse markers into Issues and marked containers into plain ones; unless `surrogates`, raise
-    _LoneSurrogate at the first string or member name holding a lone surrogate."""
-    if isinstance(value, str):
-        if not surrogates and _LONE_SURROGATE.search(value):
-            raise _LoneSurrogate
-        return value
-    if isinstance(value, _NonFinite):
-        issues.append(Issue(format_path(path), WIRE_NON_FINITE,
-                            f"the number {value.literal} is not a finite IEEE-754 double; JSON numbers in this "
-                            "contract must be finite (NaN and Infinity are not JSON)"))
-        return None
-    if isinstance(value, _Object):
-        for key in dict.fromkeys(value.duplicates):
-            issues.append(Issue(format_path(path), WIRE_DUPLICATE_KEY,
-                                f"the key {key!r} appears more than once in this object; duplicate keys are refused"))
-        if not surrogates and any(_LONE_SURROGATE.search(key) for key in value):
-            raise _LoneSurrogate
-        return {key: _collect(item, [*path, key], issues, surrogates) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_collect(item, [*path, index], issues, surrogates) for index, item in enumerate(value)]
-    return value
+def _non_finite_sentence(literal: str) -> str:
+    shown = literal if len(literal) <= QUOTE_CHARS else literal[:QUOTE_CHARS - 3] + "..."
+    return (f"the number {shown} is not a finite IEEE-754 double; JSON numbers in this contract must be "
+            "finite (NaN and Infinity are not JSON)")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Text
+
+
+class _Refused(Exception):
+    """The text is refused as a whole (path `$`): a syntax error, a lone surrogate, or nesting too deep."""
+
+    def __init__(self, rule: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.issue = Issue("$", rule, sentence)
+
+
+def _where(text: str, position: int) -> str:
+    line = text.count("\n", 0, position) + 1
+    return f"line {line}, column {position - text.rfind(chr(10), 0, position)}"
+
+
+def _syntax(text: str, position: int, what: str) -> _Refused:
+    return _Refused(WIRE_JSON_SYNTAX, f"not valid JSON: {what} at {_where(text, position)}")
+
+
+_NOT_TOKENS = ("NaN", "Infinity", "-Infinity")
+
+
+class _Reader:
+    """One pass over one text: values are built bottom-up on an explicit stack of open containers."""
+
+    def __init__(self, text: str, lone_surrogates: bool) -> None:
+        self.text = text
+        self.lone_surrogates = lone_surrogates
+        self.issues: list[Issue] = []
+        self.path: list[str | int] = []  # where the value being read sits: one segment per open container
+
+    def read(self) -> Any:
+        text, end = self.text, len(self.text)
+        open_containers: list[list[Any] | dict[str, Any]] = []
+        reported_duplicates: list[set[str]] = []
+        position = _WHITESPACE.match(text, 0).end()  # type: ignore[union-attr]
+        while True:
+            # A value starts at `position`.
+            if len(open_containers) > MAX_JSON_DEPTH:
+                raise _Refused(WIRE_TOO_DEEP, f"nested more deeply than {MAX_JSON_DEPTH} arrays and objects at "
+                                              f"{_where(text, position)} (spec/validation.md, \"Limits\")")
+            char = text[position] if position < end else ""
+            if char == "{":
+                position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+                if text.startswith("}", position):
+                    value: Any = {}
+                    position += 1
+                else:
+                    members: dict[str, Any] = {}
+                    open_containers.append(members)
+                    reported_duplicates.append(set())
+                    position = self._member_name(members, reported_duplicates[-1], position, True)
+                    continue
+            elif char == "[":
+                position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+                if text.startswith("]", position):
+                    value = []
+                    position += 1
+                else:
+                    open_containers.append([])
+                    reported_duplicates.append(set())
+                    self.path.append(0)
+                    continue
+            elif char == '"':
+                value, position = self._string(position)
+            else:
+                value, position = self._scalar(position)
+            # A value ends at `position`: put it in its container, closing every container that ends here.
+            while True:
+                if not open_containers:
+                    position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+                    if position != end:
+                        raise _syntax(text, position, "text after the JSON value")
+                    return value
+                container = open_containers[-1]
+                segment = self.path[-1]
+                if isinstance(container, list):
+                    container.append(value)
+                else:
+                    assert isinstance(segment, str)
+                    container[segment] = value
+                position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+                char = text[position] if position < end else ""
+                if char == ",":
+                    position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+                    if isinstance(container, list):
+                        self.path[-1] = len(container)
+                    else:
+                        assert isinstance(container, dict)
+                        position = self._member_name(container, reported_duplicates[-1], position, False)
+                    break
+                if char == ("]" if isinstance(container, list) else "}"):
+                    value = open_containers.pop()
+                    reported_duplicates.pop()
+                    self.path.pop()
+                    position += 1
+                    continue
+                raise _syntax(text, position, "expected ',' or '" + ("]'" if isinstance(container, list) else "}'"))
+
+    def _member_name(self, container: dict[str, Any], reported: set[str], position: int, first: bool) -> int:
+        """Read `"name" :` at `position`; note a duplicate; the member's value starts at the returned position."""
+        text = self.text
+        if not text.startswith('"', position):
+            raise _syntax(text, position, "expected a member name in double quotes")
+        name, position = self._string(position)
+        if name in container and name not in reported:
+            reported.add(name)
+            self.issues.append(Issue(format_path(self.path[:-1] if not first else self.path), WIRE_DUPLICATE_KEY,
+                                     f"the key {quote(name)} appears more than once in this object; duplicate keys "
+                                     "are refused"))
+        position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+        if not text.startswith(":", position):
+            raise _syntax(text, position, "expected ':' after the member name")
+        if first:
+            self.path.append(name)
+        else:
+            self.path[-1] = name
+        return _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+
+    def _string(self, position: int) -> tuple[str, int]:
+        try:
+            value, end = _scanstring(self.text, position + 1, True)
+        except json.JSONDecodeError as error:
+            raise _syntax(self.text, error.pos, error.msg.lower()) from None
+        if not self.lone_surrogates and _LONE_SURROGATE.search(value):
+            raise _Refused(WIRE_JSON_SYNTAX, "not valid JSON for this contract: a string or member name holds a lone "
+                                             "surrogate (an unpaired \\ud800-\\udfff escape), which is not a Unicode "
+                                             "character (I-JSON, RFC 7493)")
+        return value, end
+
+    def _scalar(self, position: int) -> tuple[Any, int]:
+        text = self.text
+        for literal, value in (("true", True), ("false", False), ("null", None)):
+            if text.startswith(literal, position):
+                return value, position + len(literal)
+        match = _NUMBER.match(text, position)
+        if match is None:
+            token = next((t for t in _NOT_TOKENS if text.startswith(t, position)), None)
+            if token is not None:
+                raise _syntax(text, position, f"{token} is not a JSON token (JSON has no NaN or Infinity; a number "
+                                              "must be finite)")
+            raise _syntax(text, position, "expected a value" if position < len(text) else "unexpected end of text")
+        literal = match.group()
+        if match.group(1) is None and match.group(2) is None:
+            refusal = _integer_refusal(literal)
+            if refusal is None:
+                return int(literal), match.end()
+            self.issues.append(Issue(format_path(self.path), *refusal))
+            return None, match.end()
+        number = number_value(literal)
+        if isinstance(number, float) and not math.isfinite(number):
+            self.issues.append(Issue(format_path(self.path), WIRE_NON_FINITE, _non_finite_sentence(literal)))
+            return None, match.end()
+        return number, match.end()
+
+
+def _too_large(size: str) -> Issue:
+    return Issue("$", READER_TOO_LARGE, f"the document is {size}, more than the {MAX_DOCUMENT_BYTES:,} bytes this "
+                                        "reader accepts (spec/validation.md, \"Limits\")")
 
 
 def parse_json_text(text: str, *, lone_surrogates: bool = False) -> tuple[Any, list[Issue]]:
-    """Parse one JSON document under the wire rules; the value is meaningful only when no Issue came back.
+    """Read one JSON document under the wire rules and limits, in pure Python (the reader of record); the value is
+    meaningful only when no Issue came back.
 
     `lone_surrogates=True` lets strings holding lone surrogates through (for protocol messages, whose sentences
     may quote a refused instance); contract instances never pass it."""
+    if len(text) > MAX_DOCUMENT_BYTES:  # at least one byte per character
+        return None, [_too_large(f"{len(text):,} characters")]
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_DOCUMENT_BYTES:
+        return None, [_too_large(f"{size:,} bytes")]
+    reader = _Reader(text, lone_surrogates)
     try:
-        raw = json.loads(text, object_pairs_hook=_object_from_pairs, parse_float=_parse_float,
-                         parse_int=_parse_int, parse_constant=_refuse_token)
-    except _NotJsonToken as error:
-        return None, [Issue("$", WIRE_JSON_SYNTAX, f"not valid JSON: {error} is not a JSON token (JSON has no NaN or "
-                                                   "Infinity; a number must be finite)")]
-    except json.JSONDecodeError as error:
-        return None, [Issue("$", WIRE_JSON_SYNTAX,
-                            f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")]
-    except RecursionError:
-        return None, [Issue("$", WIRE_JSON_SYNTAX, "not valid JSON here: nested too deeply to read")]
-    issues: list[Issue] = []
-    try:
-        value = _collect(raw, [], issues, lone_surrogates)
-    except _LoneSurrogate:
-        return None, [Issue("$", WIRE_JSON_SYNTAX, "not valid JSON for this contract: a string or member name holds "
-                                                   "a lone surrogate (an unpaired \\ud800-\\udfff escape), which "
-                                                   "is not a Unicode character (I-JSON, RFC 7493)")]
-    except RecursionError:
-        return None, [Issue("$", WIRE_JSON_SYNTAX, "not valid JSON here: nested too deeply to read")]
-    return value, issues
+        value = reader.read()
+    except _Refused as refusal:
+        return None, [refusal.issue]
+    return value, sorted(reader.issues)
 
 
-def non_json_values(value: Any, path: JsonPath = ()) -> list[Issue]:
-    """Issues for values already in memory that JSON cannot carry (non-finite floats, non-string keys)."""
+# ---------------------------------------------------------------------------------------------------------------
+# Values built in memory
+
+
+def check_value(value: Any) -> list[Issue]:
+    """Issues for a value built in memory that the text API would refuse as the same document, or that no JSON
+    text could carry (a set, a tuple, a key that is not a string, a list that contains itself); [] when it is a JSON
+    value within the limits. Iterative, and stops once the value is known to be too large."""
     issues: list[Issue] = []
-    if isinstance(value, float) and not math.isfinite(value):
-        issues.append(Issue(format_path(path), WIRE_NON_FINITE, f"{value} is not a finite number"))
-    elif isinstance(value, str) and _LONE_SURROGATE.search(value):
-        issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "the string holds a lone surrogate"))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, f"the key {key!r} is not a string"))
-            elif _LONE_SURROGATE.search(key):
-                issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "a member name holds a lone surrogate"))
-            else:
-                issues.extend(non_json_values(item, [*path, key]))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            issues.extend(non_json_values(item, [*path, index]))
-    elif value is not None and not isinstance(value, str | int | float | bool):
-        issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, f"a {type(value).__name__} is not a JSON value"))
-    return issues
+    budget = MAX_DOCUMENT_BYTES
+    # (value, path, ids of the containers enclosing it)
+    work: list[tuple[Any, tuple[str | int, ...], tuple[int, ...]]] = [(value, (), ())]
+    while work:
+        item, path, enclosing = work.pop()
+        if isinstance(item, str):
+            budget -= len(item) + 2
+            if _LONE_SURROGATE.search(item):
+                issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "the string holds a lone surrogate"))
+        elif isinstance(item, bool) or item is None:
+            budget -= 4
+        elif isinstance(item, int):
+            budget -= 1
+            issue = _integer_value_issue(item, path)
+            if issue is not None:
+                issues.append(issue)
+        elif isinstance(item, float):
+            budget -= 1
+            if not math.isfinite(item):
+                issues.append(Issue(format_path(path), WIRE_NON_FINITE, f"{item} is not a finite number"))
+        elif isinstance(item, dict | list):
+            refusal = _container_refusal(item, path, enclosing)
+            if refusal is not None:
+                return [refusal]
+            budget -= 2 + len(item) + (sum(len(key) + 3 for key in item if isinstance(key, str))
+                                        if isinstance(item, dict) else 0)
+            inner = (*enclosing, id(item))
+            work.extend(_children(item, path, inner, issues))
+        else:
+            issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX,
+                                f"a {type(item).__name__} is not a JSON value"))
+        if budget < 0:
+            return [_too_large("larger than that as JSON text")]
+    return sorted(issues)
+
+
+def _container_refusal(item: dict[str, Any] | list[Any], path: tuple[str | int, ...],
+                       enclosing: tuple[int, ...]) -> Issue | None:
+    if id(item) in enclosing:
+        return Issue("$", WIRE_TOO_DEEP, f"the value contains itself (at {format_path(path)}): it is nested "
+                                         "infinitely deep, and no JSON text can carry it")
+    if len(enclosing) > MAX_JSON_DEPTH:
+        return Issue("$", WIRE_TOO_DEEP, f"nested more deeply than {MAX_JSON_DEPTH} arrays and objects at "
+                                         f"{format_path(path)} (spec/validation.md, \"Limits\")")
+    return None
+
+
+def _children(item: dict[str, Any] | list[Any], path: tuple[str | int, ...], inner: tuple[int, ...],
+              issues: list[Issue]) -> Iterator[tuple[Any, tuple[str | int, ...], tuple[int, ...]]]:
+    if isinstance(item, list):
+        for index in range(len(item) - 1, -1, -1):
+            yield item[index], (*path, index), inner
+        return
+    for key in reversed(item):
+        if not isinstance(key, str):
+            issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, f"the key {quote(repr(key))} is not a string"))
+        elif _LONE_SURROGATE.search(key):
+            issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "a member name holds a lone surrogate"))
+        else:
+            yield item[key], (*path, key), inner
+
+
+_TEN_TO_MAX_DIGITS = 10**MAX_INTEGER_DIGITS
+
+
+def _integer_value_issue(value: int, path: tuple[str | int, ...]) -> Issue | None:
+    """The refusal the text API gives the same integer written in decimal, if any; never converts it to text."""
+    if -_TWO_53 < value < _TWO_53:
+        return None
+    if abs(value) >= _TEN_TO_MAX_DIGITS:
+        return Issue(format_path(path), WIRE_INTEGER_TOO_LONG,
+                     f"an integer of more than {MAX_INTEGER_DIGITS} digits is longer than a reader must accept "
+                     "(spec/validation.md, \"Limits\")")
+    if not _fits_a_double(value):
+        return Issue(format_path(path), WIRE_NON_FINITE,
+                     f"an integer of {value.bit_length()} bits is beyond every finite IEEE-754 double; JSON numbers "
+                     "in this contract must be finite")
+    return None
