@@ -144,9 +144,10 @@ _NOT_TOKENS = ("NaN", "Infinity", "-Infinity")
 class _Reader:
     """One pass over one text: values are built bottom-up on an explicit stack of open containers."""
 
-    def __init__(self, text: str, lone_surrogates: bool) -> None:
+    def __init__(self, text: str, lone_surrogates: bool, max_depth: int) -> None:
         self.text = text
         self.lone_surrogates = lone_surrogates
+        self.max_depth = max_depth
         self.issues: list[Issue] = []
         self.path: list[str | int] = []  # where the value being read sits: one segment per open container
 
@@ -157,8 +158,8 @@ class _Reader:
         position = _WHITESPACE.match(text, 0).end()  # type: ignore[union-attr]
         while True:
             # A value starts at `position`.
-            if len(open_containers) > MAX_JSON_DEPTH:
-                raise _Refused(WIRE_TOO_DEEP, f"nested more deeply than {MAX_JSON_DEPTH} arrays and objects at "
+            if len(open_containers) > self.max_depth:
+                raise _Refused(WIRE_TOO_DEEP, f"nested more deeply than {self.max_depth} arrays and objects at "
                                               f"{_where(text, position)} (spec/validation.md, \"Limits\")")
             char = text[position] if position < end else ""
             if char == "{":
@@ -280,18 +281,20 @@ def _too_large(size: str) -> Issue:
                                         "reader accepts (spec/validation.md, \"Limits\")")
 
 
-def parse_json_text(text: str, *, lone_surrogates: bool = False) -> tuple[Any, list[Issue]]:
+def parse_json_text(text: str, *, lone_surrogates: bool = False,
+                    max_depth: int = MAX_JSON_DEPTH) -> tuple[Any, list[Issue]]:
     """Read one JSON document under the wire rules and limits, in pure Python (the reader of record); the value is
     meaningful only when no Issue came back.
 
     `lone_surrogates=True` lets strings holding lone surrogates through (for protocol messages, whose sentences
-    may quote a refused instance); contract instances never pass it."""
+    may quote a refused instance), and `max_depth` lets a protocol message nest an instance a few levels deeper
+    than MAX_JSON_DEPTH; contract instances never pass either."""
     if len(text) > MAX_DOCUMENT_BYTES:  # at least one byte per character
         return None, [_too_large(f"{len(text):,} characters")]
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_DOCUMENT_BYTES:
         return None, [_too_large(f"{size:,} bytes")]
-    reader = _Reader(text, lone_surrogates)
+    reader = _Reader(text, lone_surrogates, max_depth)
     try:
         value = reader.read()
     except _Refused as refusal:
