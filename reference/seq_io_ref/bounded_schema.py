@@ -13,13 +13,20 @@ Two things make stock jsonschema unbounded on inputs the schema refuses anyway:
   to, and the keywords that look inside them (`items`, `properties`, `additionalProperties`, `propertyNames`,
   `uniqueItems`, `pattern`, ...) skip them; the size keyword itself still reports the refusal
   (spec/validation.md, "Limits": an oversized container's contents are not examined).
+
+Skipping only ever removes errors, and the instance stays refused by its size. The keywords whose verdict an error
+removed below them would turn around (`not`, the condition of `if`, `oneOf`) are skipped as a whole at an oversized
+node, and evaluate their subschemas with nothing skipped everywhere else, so no error is ever reported that the
+stock validator would not report.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextvars import ContextVar
+from itertools import islice
 from typing import Any
+from urllib.parse import urljoin
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
@@ -29,10 +36,12 @@ from seq_io_ref.issues import quote
 
 _OVERSIZED: ContextVar[frozenset[int]] = ContextVar("oversized", default=frozenset())
 """ids of the instance nodes whose contents the current explanation does not examine."""
+_FOCUS: ContextVar[dict[int, frozenset[str | int]]] = ContextVar("focus", default={})  # noqa: B039 (never mutated)
+"""id of a large array or object → the indices or keys of its items that hold an error; the others are valid."""
 
 _LOOKING_INSIDE = ("items", "prefixItems", "contains", "uniqueItems", "properties", "additionalProperties",
                    "patternProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
-                   "dependentSchemas", "pattern")
+                   "dependentSchemas", "pattern", "not", "if", "oneOf")
 _SIZE_KEYWORDS = {"array": "maxItems", "object": "maxProperties", "string": "maxLength"}
 
 Keyword = Callable[..., Iterable[ValidationError] | None]
@@ -81,6 +90,53 @@ def _unique_items(validator: Any, unique: bool, instance: Any, schema: Any) -> I
         yield ValidationError(f"{quote(instance)} has non-unique elements")
 
 
+def _not(validator: Any, not_schema: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """`not`, its subschema judged with nothing skipped (an error skipped inside would turn the verdict)."""
+    token = _OVERSIZED.set(frozenset())
+    try:
+        errors = list(Draft202012Validator.VALIDATORS["not"](validator, not_schema, instance, schema) or ())
+    finally:
+        _OVERSIZED.reset(token)
+    yield from errors
+
+
+def _if(validator: Any, if_schema: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """`if`/`then`/`else`, the condition judged with nothing skipped; the chosen branch as usual."""
+    token = _OVERSIZED.set(frozenset())
+    try:
+        holds = validator.evolve(schema=if_schema).is_valid(instance)
+    finally:
+        _OVERSIZED.reset(token)
+    branch = "then" if holds else "else"
+    if branch in schema:
+        yield from validator.descend(instance, schema[branch], schema_path=branch)
+
+
+def _focused(check: Keyword, kind: str) -> Keyword:
+    """`items` / `additionalProperties` looking only at the focused items of a large array or object."""
+
+    def keyword(validator: Any, value: Any, instance: Any, schema: Any) -> Iterable[ValidationError] | None:
+        wanted = _FOCUS.get().get(id(instance))
+        if wanted is None or not validator.is_type(instance, kind) or not isinstance(value, dict):
+            return check(validator, value, instance, schema)
+        return _focused_errors(validator, value, instance, schema, wanted, kind)
+
+    return keyword
+
+
+def _focused_errors(validator: Any, value: Any, instance: Any, schema: Any, wanted: frozenset[str | int],
+                    kind: str) -> Iterator[ValidationError]:
+    if kind == "array":
+        start = len(schema.get("prefixItems", []))
+        for index in sorted(index for index in wanted if isinstance(index, int) and index >= start):
+            yield from validator.descend(instance[index], value, path=index)
+        return
+    known = schema.get("properties", {})
+    for key in instance:
+        if key in wanted and key not in known:
+            yield from validator.descend(instance[key], value, path=key)
+
+
 def _skipping_oversized(check: Keyword) -> Keyword:
     def keyword(validator: Any, value: Any, instance: Any, schema: Any) -> Iterable[ValidationError] | None:
         if id(instance) in _OVERSIZED.get():
@@ -94,7 +150,11 @@ def bounded_validator_class() -> Any:
     """Draft 2020-12 with a linear `uniqueItems` and the looking-inside keywords skipping oversized nodes."""
     stock = Draft202012Validator.VALIDATORS
     changed: dict[str, Keyword] = {name: _skipping_oversized(stock[name]) for name in _LOOKING_INSIDE}
+    changed["items"] = _skipping_oversized(_focused(stock["items"], "array"))
+    changed["additionalProperties"] = _skipping_oversized(_focused(stock["additionalProperties"], "object"))
     changed["uniqueItems"] = _skipping_oversized(_unique_items)
+    changed["not"] = _skipping_oversized(_not)
+    changed["if"] = _skipping_oversized(_if)
     return validators.extend(Draft202012Validator, changed)
 
 
@@ -112,40 +172,73 @@ def _json_type(value: Any) -> str:
     return "null"
 
 
-class _SizeWalk:
-    """Finds the oversized nodes of one instance by following its schema."""
+SubschemaCheck = Callable[[str, str], Callable[[Any], bool]]
+"""(base URI, JSON pointer of a subschema in it) → a fast validity check of an instance against that subschema."""
 
-    def __init__(self, registry: Registry[Any]) -> None:
+FOCUS_FROM = 64
+"""Arrays and objects with more items than this are examined item by item only where a fast check finds an error."""
+
+
+class _Walk:
+    """Follows the schema through one instance: finds its oversized nodes and, given fast checks, which items of its
+    large arrays and objects hold an error (the others need no explanation)."""
+
+    def __init__(self, registry: Registry[Any], check: SubschemaCheck | None, wanted: int) -> None:
         self.registry = registry
-        self.found: set[int] = set()
+        self.check = check
+        self.wanted = wanted
+        self.oversized: set[int] = set()
+        self.focus: dict[int, frozenset[str | int]] = {}
 
-    def visit(self, schema: Any, base: str, instance: Any) -> None:
+    def visit(self, schema: Any, base: str, pointer: str, instance: Any) -> None:
         if not isinstance(schema, dict):
             return
         if "$ref" in schema:
-            resolved = self.registry.resolver(base_uri=base).lookup(schema["$ref"])
-            target_base = resolved.contents.get("$id", base) if isinstance(resolved.contents, dict) else base
-            self.visit(resolved.contents, target_base, instance)
+            uri, _, fragment = urljoin(base, schema["$ref"]).partition("#")
+            target = self.registry.resolver(base_uri=base).lookup(schema["$ref"]).contents
+            self.visit(target, uri, fragment, instance)
         kind = _json_type(instance)
         limit = schema.get(_SIZE_KEYWORDS.get(kind, ""))
         if isinstance(limit, int) and len(instance) > limit:
-            self.found.add(id(instance))
+            self.oversized.add(id(instance))
             return
-        for branch in schema.get("allOf", ()):
-            self.visit(branch, base, instance)
-        admitting = [branch for branch in schema.get("anyOf", ()) if self._admits(branch, base, instance)]
+        for index, branch in enumerate(schema.get("allOf", ())):
+            self.visit(branch, base, f"{pointer}/allOf/{index}", instance)
+        admitting = [index for index, branch in enumerate(schema.get("anyOf", ()))
+                     if self._admits(branch, base, instance)]
         if len(admitting) == 1:
-            self.visit(admitting[0], base, instance)
+            self.visit(schema["anyOf"][admitting[0]], base, f"{pointer}/anyOf/{admitting[0]}", instance)
         if kind == "object":
-            properties = schema.get("properties", {})
-            extra = schema.get("additionalProperties")
-            for key, member in instance.items():
-                self.visit(properties.get(key, extra), base, member)
-                if "propertyNames" in schema:
-                    self.visit(schema["propertyNames"], base, key)
-        elif kind == "array" and "items" in schema:
-            for item in instance:
-                self.visit(schema["items"], base, item)
+            self._members(schema, base, pointer, instance)
+        elif kind == "array" and isinstance(schema.get("items"), dict):
+            indices: Iterable[int] = range(len(instance))
+            if len(instance) > FOCUS_FROM and self.check is not None:
+                indices = self._failing(f"{pointer}/items", base, ((index, instance[index]) for index in indices))
+                self.focus[id(instance)] = frozenset(indices)
+            for index in indices:
+                self.visit(schema["items"], base, f"{pointer}/items", instance[index])
+
+    def _members(self, schema: dict[str, Any], base: str, pointer: str, instance: dict[str, Any]) -> None:
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        others = [key for key in instance if key not in properties]
+        if (len(others) > FOCUS_FROM and self.check is not None and isinstance(extra, dict)
+                and "patternProperties" not in schema):
+            others = self._failing(f"{pointer}/additionalProperties", base, ((key, instance[key]) for key in others))
+            self.focus[id(instance)] = frozenset([*others, *(key for key in instance if key in properties)])
+        for key in instance:
+            if "propertyNames" in schema:
+                self.visit(schema["propertyNames"], base, f"{pointer}/propertyNames", key)
+        for key in [key for key in instance if key in properties]:
+            self.visit(properties[key], base, f"{pointer}/properties/{_escape(key)}", instance[key])
+        for key in others:
+            self.visit(extra, base, f"{pointer}/additionalProperties", instance[key])
+
+    def _failing(self, pointer: str, base: str, members: Iterable[tuple[Any, Any]]) -> list[Any]:
+        """The keys or indices whose value the subschema refuses, up to as many as will be reported."""
+        assert self.check is not None
+        valid = self.check(base, pointer)
+        return list(islice((key for key, value in members if not valid(value)), self.wanted))
 
     def _admits(self, branch: Any, base: str, instance: Any) -> bool:
         if isinstance(branch, dict) and "$ref" in branch and "type" not in branch:
@@ -158,16 +251,20 @@ class _SizeWalk:
         return kind in admitted or (kind == "number" and "integer" in admitted and whole)
 
 
-def oversized(root: dict[str, Any], registry: Registry[Any], instance: Any) -> frozenset[int]:
-    walk = _SizeWalk(registry)
-    walk.visit(root, root["$id"], instance)
-    return frozenset(walk.found)
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
 
 
-def explain(validator: Any, root: dict[str, Any], registry: Registry[Any], instance: Any) -> list[ValidationError]:
-    """Every error of `instance`, skipping inside its oversized nodes."""
-    token = _OVERSIZED.set(oversized(root, registry, instance))
+def explain(validator: Any, root: dict[str, Any], registry: Registry[Any], instance: Any, *, wanted: int,
+            check: SubschemaCheck | None = None) -> list[ValidationError]:
+    """The first errors of `instance`, in the order the validator meets them, until they explain `wanted` refusals;
+    skipping inside its oversized nodes, and, given fast checks, the items of large arrays and objects they find
+    valid."""
+    walk = _Walk(registry, check, wanted)
+    walk.visit(root, root["$id"], "", instance)
+    tokens = (_OVERSIZED.set(frozenset(walk.oversized)), _FOCUS.set(walk.focus))
     try:
-        return list(validator.iter_errors(instance))
+        return list(islice(validator.iter_errors(instance), wanted))
     finally:
-        _OVERSIZED.reset(token)
+        _FOCUS.reset(tokens[1])
+        _OVERSIZED.reset(tokens[0])

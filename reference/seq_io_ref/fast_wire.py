@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from seq_io_ref.wire import MAX_DOCUMENT_BYTES
+from seq_io_ref.issues import Issue
+from seq_io_ref.wire import MAX_DOCUMENT_BYTES, WIRE_JSON_SYNTAX
 
 try:
     import jiter
@@ -40,6 +41,19 @@ SCREEN: Final[dict[str, Any]] = {
 }
 
 
+class Refused:
+    """jiter found the text is not JSON (a syntax error or a lone surrogate, before anything else the wire rules
+    refuse); `issue` is the one refusal, the whole text at `$`."""
+
+    def __init__(self, message: str) -> None:
+        self.issue = Issue("$", WIRE_JSON_SYNTAX, f"not valid JSON: {message}")
+
+
+_NOT_DECIDED_BY_JITER = ("Detected duplicate key", "number out of range", "recursion limit exceeded")
+"""jiter's refusals that the reader of record must look at: it reports every duplicate key and every number it
+refuses, and tells a value nested too deeply from a syntax error that comes later."""
+
+
 class _NotRead:
     def __repr__(self) -> str:
         return "NOT_READ"
@@ -51,8 +65,9 @@ AVAILABLE = jiter is not None
 
 
 def read(text: str) -> Any:
-    """jiter's value of `text` (to be screened), or NOT_READ: jiter is missing, or it refused the text, or the text
-    is not encodable (it holds a lone surrogate) or is over the size limit; the reader of record decides those."""
+    """jiter's value of `text` (to be screened); or Refused, when jiter found the text is not JSON; or NOT_READ:
+    jiter is missing, or the text is not encodable (it holds a lone surrogate) or over the size limit, or jiter met
+    something the reader of record must explain (a duplicate key, a long integer, deep nesting)."""
     if jiter is None:
         return NOT_READ
     try:
@@ -63,5 +78,6 @@ def read(text: str) -> Any:
         return NOT_READ
     try:
         return jiter.from_json(data, allow_inf_nan=False, catch_duplicate_keys=True)
-    except ValueError:
-        return NOT_READ
+    except ValueError as error:
+        message = str(error)
+        return NOT_READ if message.startswith(_NOT_DECIDED_BY_JITER) else Refused(message)

@@ -47,6 +47,10 @@ def format_path(parts: JsonPath) -> str:
     return out
 
 
+MAX_ISSUES = 100
+"""A refused document is reported with at most this many issues (spec/validation.md, "Limits"): the first the
+validator meets, so that a document refused a million times over costs no more than a hundred refusals."""
+
 QUOTE_CHARS = 60
 """A message quotes at most this many characters of a value or key (spec/validation.md, "Limits"): a 100 MB key is
 named by its first 57 characters and "...", never in full."""

@@ -31,7 +31,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from seq_io_ref import beyond_schema, bounded_schema, fast_wire, typed_walk
-from seq_io_ref.issues import Issue, format_path
+from seq_io_ref.issues import MAX_ISSUES, Issue, format_path
 from seq_io_ref.schema_errors import issue_from_error, leaf_errors
 from seq_io_ref.spec_data import REPO_ROOT, SpecData, load_spec
 from seq_io_ref.wire import check_value, parse_json_text
@@ -90,7 +90,10 @@ class Contract:
         validator_class = bounded_schema.bounded_validator_class()
         self._validators = {name: validator_class(schema, registry=self.registry)
                             for name, schema in spec.schemas.items()}
-        self._schema_checks, self._text_checks = _fast_checks(spec) if self.fast else ({}, {})
+        fast_checks: tuple[Any, dict[str, Check], dict[str, Check], Check] = (
+            _fast_checks(spec) if self.fast else (None, {}, {}, _never))
+        self._rs_registry, self._schema_checks, self._text_checks, self._screen = fast_checks
+        self._subschema_checks: dict[str, Check] = {}
         compiler = typed_walk.Compiler(list(spec.schemas.values()),
                                        set(beyond_schema.RULES) | set(beyond_schema.NORMALIZATIONS))
         self._plans = {name: compiler.plan_for(schema["$id"]) for name, schema in spec.schemas.items()}
@@ -104,11 +107,16 @@ class Contract:
         text_check = self._text_checks.get(type_name)
         if text_check is not None:
             value = fast_wire.read(text)
-            if value is not fast_wire.NOT_READ and text_check(value):
-                return self._accepted(type_name, value)
+            if isinstance(value, fast_wire.Refused):
+                return Outcome(type_name, issues=[value.issue])
+            if value is not fast_wire.NOT_READ:
+                if text_check(value):
+                    return self._accepted(type_name, value)
+                if self._screen(value):  # jiter read it exactly: only the schema or a rule refuses it
+                    return self._validate_json_value(type_name, value)
         value, issues = parse_json_text(text)
         if issues:
-            return Outcome(type_name, issues=issues)
+            return Outcome(type_name, issues=issues[:MAX_ISSUES])
         return self._validate_json_value(type_name, value)
 
     def validate_value(self, type_name: str, value: Any) -> Outcome:
@@ -116,7 +124,7 @@ class Contract:
         text API decides the same document."""
         issues = check_value(value)
         if issues:
-            return Outcome(type_name, issues=issues)
+            return Outcome(type_name, issues=issues[:MAX_ISSUES])
         return self._validate_json_value(type_name, value)
 
     def _validate_json_value(self, type_name: str, value: Any) -> Outcome:
@@ -144,31 +152,51 @@ class Contract:
         if schema_check is not None and schema_check(value):
             return []
         root = self.spec.schemas[type_name]
-        errors = bounded_schema.explain(self._validators[type_name], root, self.registry, value)
+        errors = bounded_schema.explain(self._validators[type_name], root, self.registry, value, wanted=MAX_ISSUES,
+                                        check=self._subschema_check if self._schema_checks else None)
         # When jsonschema-rs said "no" and jsonschema finds nothing, jsonschema (the validator of record) decides.
-        return sorted({issue_from_error(leaf, root, self.registry) for error in errors for leaf in leaf_errors(error)})
+        leaves = (leaf for error in errors for leaf in leaf_errors(error))
+        return sorted({issue_from_error(leaf, root, self.registry) for leaf in leaves})[:MAX_ISSUES]
+
+    def _subschema_check(self, base: str, pointer: str) -> Check:
+        """A jsonschema-rs check of one subschema (`base#pointer`), compiled once."""
+        key = f"{base}#{pointer}"
+        check = self._subschema_checks.get(key)
+        if check is None:
+            import jsonschema_rs
+
+            check = self._subschema_checks[key] = jsonschema_rs.Draft202012Validator(
+                {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": key},
+                registry=self._rs_registry).is_valid
+        return check
 
 
 Check = Callable[[Any], bool]
 
 
-def _fast_checks(spec: SpecData) -> tuple[dict[str, Check], dict[str, Check]]:
+def _never(_: Any) -> bool:
+    return False
+
+
+def _fast_checks(spec: SpecData) -> tuple[Any, dict[str, Check], dict[str, Check], Check]:
     """jsonschema-rs validators (2020-12) answering only "valid?", per type: one for values already checked by the
     reader of record, and one for values read by jiter, which must also pass the wire screen (fast_wire.SCREEN);
-    the second exists only when jiter imports. The explanation of a refusal always comes from `jsonschema`."""
+    the second exists only when jiter imports; and the screen alone. The explanation of a refusal always comes from
+    `jsonschema`."""
     import jsonschema_rs
 
     registry = jsonschema_rs.Registry([*((s["$id"], s) for s in spec.schemas.values()),
                                        (fast_wire.SCREEN_ID, fast_wire.SCREEN)])
     schema_checks: dict[str, Check] = {name: jsonschema_rs.Draft202012Validator(schema, registry=registry).is_valid
                      for name, schema in spec.schemas.items()}
+    screen = jsonschema_rs.Draft202012Validator(fast_wire.SCREEN, registry=registry).is_valid
     if not fast_wire.AVAILABLE:
-        return schema_checks, {}
+        return registry, schema_checks, {}, screen
     text_checks: dict[str, Check] = {name: jsonschema_rs.Draft202012Validator(
         {"$schema": "https://json-schema.org/draft/2020-12/schema",
          "allOf": [{"$ref": schema["$id"]}, {"$ref": fast_wire.SCREEN_ID}]}, registry=registry).is_valid
         for name, schema in spec.schemas.items()}
-    return schema_checks, text_checks
+    return registry, schema_checks, text_checks, screen
 
 
 @cache

@@ -9,9 +9,13 @@ so spec/validation.md ("Wire rules", "Limits") decides each one, and this module
 
 WHY it is shaped this way:
 
-- The reader is iterative (an explicit stack of open containers), so how deep a text nests never depends on how
-  deep the caller's Python stack already is: the depth limit (`MAX_JSON_DEPTH` in spec/contract.json) is an explicit
-  counter, and a text nested 100,000 deep is refused at the first value nested too deeply.
+- Two readers, one answer. Python's `json` module, with hooks that mark duplicate keys and numbers the contract
+  refuses, reads at C speed and then one iterative walk turns the marks, lone surrogates and nesting too deep into
+  Issues. Where `json` cannot answer (a syntax error, the NaN tokens, or a RecursionError, which depends on how
+  deep the caller's own stack already is) the iterative reader decides: an explicit stack of open containers, so the
+  depth limit (`MAX_JSON_DEPTH` in spec/contract.json) is a counter, and a text nested 100,000 deep is refused at
+  the first value nested too deeply. Both stop at the first fatal refusal in text order and collect the others;
+  tests/test_wire.py holds them equal on generated texts.
 - Strings are read by `json.decoder.scanstring` (C); numbers by one regular expression. A number's value follows
   spec/validation.md ("The value of a number"): `number_value` decides it from the literal's digits, never calling
   `int()` on more digits than a double can reach (309), so neither Python's int/str limit nor quadratic big-number
@@ -28,7 +32,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from seq_io_ref.issues import QUOTE_CHARS, Issue, format_path, quote
+from seq_io_ref.issues import MAX_ISSUES, QUOTE_CHARS, Issue, format_path, quote
 from seq_io_ref.spec_data import REPO_ROOT, load_spec
 
 WIRE_JSON_SYNTAX = "wire.json-syntax"
@@ -124,9 +128,9 @@ def _non_finite_sentence(literal: str) -> str:
 class _Refused(Exception):
     """The text is refused as a whole (path `$`): a syntax error, a lone surrogate, or nesting too deep."""
 
-    def __init__(self, rule: str, sentence: str) -> None:
-        super().__init__(sentence)
-        self.issue = Issue("$", rule, sentence)
+    def __init__(self, issue: Issue) -> None:
+        super().__init__(issue.message)
+        self.issue = issue
 
 
 def _where(text: str, position: int) -> str:
@@ -135,7 +139,7 @@ def _where(text: str, position: int) -> str:
 
 
 def _syntax(text: str, position: int, what: str) -> _Refused:
-    return _Refused(WIRE_JSON_SYNTAX, f"not valid JSON: {what} at {_where(text, position)}")
+    return _Refused(Issue("$", WIRE_JSON_SYNTAX, f"not valid JSON: {what} at {_where(text, position)}"))
 
 
 _NOT_TOKENS = ("NaN", "Infinity", "-Infinity")
@@ -159,8 +163,7 @@ class _Reader:
         while True:
             # A value starts at `position`.
             if len(open_containers) > self.max_depth:
-                raise _Refused(WIRE_TOO_DEEP, f"nested more deeply than {self.max_depth} arrays and objects at "
-                                              f"{_where(text, position)} (spec/validation.md, \"Limits\")")
+                raise _Refused(_too_deep(self.max_depth))
             char = text[position] if position < end else ""
             if char == "{":
                 position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
@@ -227,9 +230,8 @@ class _Reader:
         name, position = self._string(position)
         if name in container and name not in reported:
             reported.add(name)
-            self.issues.append(Issue(format_path(self.path[:-1] if not first else self.path), WIRE_DUPLICATE_KEY,
-                                     f"the key {quote(name)} appears more than once in this object; duplicate keys "
-                                     "are refused"))
+            if len(self.issues) < MAX_ISSUES:
+                self.issues.append(_duplicate(format_path(self.path[:-1] if not first else self.path), name))
         position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
         if not text.startswith(":", position):
             raise _syntax(text, position, "expected ':' after the member name")
@@ -245,9 +247,7 @@ class _Reader:
         except json.JSONDecodeError as error:
             raise _syntax(self.text, error.pos, error.msg.lower()) from None
         if not self.lone_surrogates and _LONE_SURROGATE.search(value):
-            raise _Refused(WIRE_JSON_SYNTAX, "not valid JSON for this contract: a string or member name holds a lone "
-                                             "surrogate (an unpaired \\ud800-\\udfff escape), which is not a Unicode "
-                                             "character (I-JSON, RFC 7493)")
+            raise _Refused(_LONE_SURROGATE_ISSUE)
         return value, end
 
     def _scalar(self, position: int) -> tuple[Any, int]:
@@ -267,13 +267,133 @@ class _Reader:
             refusal = _integer_refusal(literal)
             if refusal is None:
                 return int(literal), match.end()
-            self.issues.append(Issue(format_path(self.path), *refusal))
+            if len(self.issues) < MAX_ISSUES:
+                self.issues.append(Issue(format_path(self.path), *refusal))
             return None, match.end()
         number = number_value(literal)
         if isinstance(number, float) and not math.isfinite(number):
-            self.issues.append(Issue(format_path(self.path), WIRE_NON_FINITE, _non_finite_sentence(literal)))
+            if len(self.issues) < MAX_ISSUES:
+                self.issues.append(Issue(format_path(self.path), WIRE_NON_FINITE, _non_finite_sentence(literal)))
             return None, match.end()
         return number, match.end()
+
+
+class _Marked:
+    """A number literal the contract refuses, standing in for its value until the walk reports it."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+    def issue(self, where: str) -> Issue:
+        refusal = _integer_refusal(self.literal) if _NUMBER.fullmatch(self.literal).lastindex is None else None  # type: ignore[union-attr]
+        return Issue(where, *(refusal or (WIRE_NON_FINITE, _non_finite_sentence(self.literal))))
+
+
+class _DuplicatedObject(dict[str, Any]):
+    """A JSON object that had a key twice; `pairs` are its members as written, duplicates included."""
+
+    pairs: list[tuple[str, Any]]
+
+
+class _NotJsonToken(Exception):
+    """NaN, Infinity or -Infinity: Python's `json` reads them, JSON has no such token."""
+
+
+class _Name:
+    """A member name of an object with duplicates, met `again` or for the first time."""
+
+    __slots__ = ("again", "name")
+
+    def __init__(self, name: str, again: bool) -> None:
+        self.name = name
+        self.again = again
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) == len(pairs):
+        return value
+    marked = _DuplicatedObject(pairs)
+    marked.pairs = pairs
+    return marked
+
+
+def _float(literal: str) -> Any:
+    number = number_value(literal)
+    if isinstance(number, float) and not math.isfinite(number):
+        return _Marked(literal)
+    return number
+
+
+def _int(literal: str) -> Any:
+    refusal = _integer_refusal(literal)
+    return int(literal) if refusal is None else _Marked(literal)
+
+
+def _constant(token: str) -> Any:
+    raise _NotJsonToken(token)
+
+
+def _read_with_json_module(text: str, lone_surrogates: bool, max_depth: int) -> tuple[Any, list[Issue]] | None:
+    """The answer of `json` plus one walk, or None when `json` cannot give it (then the iterative reader does)."""
+    try:
+        value = json.loads(text, object_pairs_hook=_object, parse_float=_float, parse_int=_int,
+                           parse_constant=_constant)
+    except (json.JSONDecodeError, _NotJsonToken, RecursionError):
+        return None
+    issues: list[Issue] = []
+    reported: dict[tuple[str | int, ...], set[str]] = {}
+    # Pre-order, members in text order, so the first fatal refusal found is the first in the text, and the issues
+    # kept (the first MAX_ISSUES) are those the iterative reader keeps.
+    work: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while work:
+        item, path = work.pop()
+        if len(path) > max_depth:
+            return None, [_too_deep(max_depth)]
+        if isinstance(item, str):
+            if not lone_surrogates and _LONE_SURROGATE.search(item):
+                return None, [_LONE_SURROGATE_ISSUE]
+        elif isinstance(item, list):
+            work.extend((item[index], (*path, index)) for index in range(len(item) - 1, -1, -1))
+        elif isinstance(item, _DuplicatedObject):
+            # Every member as written, each name followed by its value; a name met again is reported there.
+            seen: set[str] = set()
+            members: list[tuple[Any, tuple[str | int, ...]]] = []
+            for key, member in item.pairs:
+                members.append((_Name(key, key in seen), path))
+                members.append((member, (*path, key)))
+                seen.add(key)
+            work.extend(reversed(members))
+        elif isinstance(item, dict):
+            for key in reversed(item):
+                work.append((item[key], (*path, key)))
+                work.append((key, path))  # a member name is read before its value
+        elif isinstance(item, _Name):
+            if not lone_surrogates and _LONE_SURROGATE.search(item.name):
+                return None, [_LONE_SURROGATE_ISSUE]
+            if item.again and item.name not in reported.setdefault(path, set()) and len(issues) < MAX_ISSUES:
+                reported[path].add(item.name)
+                issues.append(_duplicate(format_path(path), item.name))
+        elif isinstance(item, _Marked) and len(issues) < MAX_ISSUES:
+            issues.append(item.issue(format_path(path)))
+    return value, sorted(issues)
+
+
+def _too_deep(max_depth: int) -> Issue:
+    return Issue("$", WIRE_TOO_DEEP, f"a value is nested more deeply than {max_depth} arrays and objects "
+                                     "(spec/validation.md, \"Limits\")")
+
+
+_LONE_SURROGATE_ISSUE = Issue("$", WIRE_JSON_SYNTAX, "not valid JSON for this contract: a string or member name holds "
+                                                     "a lone surrogate (an unpaired \\ud800-\\udfff escape), which "
+                                                     "is not a Unicode character (I-JSON, RFC 7493)")
+
+
+def _duplicate(where: str, key: str) -> Issue:
+    return Issue(where, WIRE_DUPLICATE_KEY, f"the key {quote(key)} appears more than once in this object; duplicate "
+                                            "keys are refused")
 
 
 def _too_large(size: str) -> Issue:
@@ -294,6 +414,14 @@ def parse_json_text(text: str, *, lone_surrogates: bool = False,
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_DOCUMENT_BYTES:
         return None, [_too_large(f"{size:,} bytes")]
+    answer = _read_with_json_module(text, lone_surrogates, max_depth)
+    return answer if answer is not None else read_iteratively(text, lone_surrogates=lone_surrogates,
+                                                               max_depth=max_depth)
+
+
+def read_iteratively(text: str, *, lone_surrogates: bool = False,
+                     max_depth: int = MAX_JSON_DEPTH) -> tuple[Any, list[Issue]]:
+    """The iterative reader alone (no size check): what `parse_json_text` falls back on, and its cross-check."""
     reader = _Reader(text, lone_surrogates, max_depth)
     try:
         value = reader.read()
@@ -321,7 +449,7 @@ def check_value(value: Any) -> list[Issue]:
             if _LONE_SURROGATE.search(item):
                 issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "the string holds a lone surrogate"))
         elif isinstance(item, bool) or item is None:
-            budget -= 4
+            budget -= 1
         elif isinstance(item, int):
             budget -= 1
             issue = _integer_value_issue(item, path)
