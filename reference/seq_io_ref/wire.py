@@ -437,68 +437,117 @@ def read_iteratively(text: str, *, lone_surrogates: bool = False,
 def check_value(value: Any) -> list[Issue]:
     """Issues for a value built in memory that the text API would refuse as the same document, or that no JSON
     text could carry (a set, a tuple, a key that is not a string, a list that contains itself); [] when it is a JSON
-    value within the limits. Iterative, and stops once the value is known to be too large."""
-    issues: list[Issue] = []
-    budget = MAX_DOCUMENT_BYTES
-    # (value, path, ids of the containers enclosing it)
-    work: list[tuple[Any, tuple[str | int, ...], tuple[int, ...]]] = [(value, (), ())]
-    while work:
-        item, path, enclosing = work.pop()
+    value within the limits. Iterative; a container met again elsewhere (shared, not nested in itself) is measured
+    once, and the walk stops as soon as the value is known to be too large, so a value that shares one list a
+    billion times over is refused in a few steps."""
+    walk = _ValueWalk()
+    try:
+        walk.run(value)
+    except _Refused as refusal:
+        return [refusal.issue]
+    return sorted(walk.issues)
+
+
+class _Open:
+    """A container being walked: its members still to visit, and the size measured so far."""
+
+    __slots__ = ("container", "issues_before", "members", "path", "size")
+
+    def __init__(self, container: list[Any] | dict[Any, Any], path: tuple[str | int, ...], size: int,
+                 issues_before: int, members: Iterator[tuple[Any, tuple[str | int, ...]]]) -> None:
+        self.container = container
+        self.path = path
+        self.size = size
+        self.issues_before = issues_before
+        self.members = members
+
+
+class _ValueWalk:
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []
+        self.spent = 0  # the size measured so far, over the whole value
+        self.measured: dict[int, int] = {}  # id of a container walked without an issue -> its size
+
+    def run(self, value: Any) -> None:
+        if not isinstance(value, list | dict):
+            self._charge(self._scalar(value, ()))
+            return
+        stack = [self._open(value, ())]
+        open_ids = {id(value)}
+        while stack:
+            top = stack[-1]
+            member = next(top.members, None)
+            if member is None:
+                stack.pop()
+                open_ids.discard(id(top.container))
+                if len(self.issues) == top.issues_before:
+                    self.measured[id(top.container)] = top.size
+                if stack:
+                    stack[-1].size += top.size
+                continue
+            item, path = member
+            if len(path) > MAX_JSON_DEPTH:
+                raise _Refused(_too_deep(MAX_JSON_DEPTH))
+            if not isinstance(item, list | dict):
+                top.size += self._charge(self._scalar(item, path))
+            elif id(item) in open_ids:
+                raise _Refused(Issue("$", WIRE_TOO_DEEP, f"the value contains itself (at {format_path(path)}): it "
+                                                         "is nested infinitely deep, and no JSON text can carry it"))
+            elif id(item) in self.measured:
+                top.size += self._charge(self.measured[id(item)])
+            else:
+                stack.append(self._open(item, path))
+                open_ids.add(id(item))
+
+    def _open(self, container: list[Any] | dict[Any, Any], path: tuple[str | int, ...]) -> _Open:
+        if isinstance(container, list):
+            members: Iterator[tuple[Any, tuple[str | int, ...]]] = (
+                (item, (*path, index)) for index, item in enumerate(container))
+            size = 2 + len(container)
+        else:
+            members = self._members(container, path)
+            size = 2 + len(container) + sum(len(key) + 3 for key in container if isinstance(key, str))
+        return _Open(container, path, self._charge(size), len(self.issues), members)
+
+    def _members(self, container: dict[Any, Any], path: tuple[str | int, ...]
+                 ) -> Iterator[tuple[Any, tuple[str | int, ...]]]:
+        for key, item in container.items():
+            if not isinstance(key, str):
+                self._issue(Issue(format_path(path), WIRE_JSON_SYNTAX, f"the key {quote(repr(key))} is not a string"))
+            elif _LONE_SURROGATE.search(key):
+                self._issue(Issue(format_path(path), WIRE_JSON_SYNTAX, "a member name holds a lone surrogate"))
+            else:
+                yield item, (*path, key)
+
+    def _charge(self, size: int) -> int:
+        self.spent += size
+        if self.spent > MAX_DOCUMENT_BYTES:
+            raise _Refused(_too_large("larger than that as JSON text"))
+        return size
+
+    def _issue(self, issue: Issue) -> None:
+        if len(self.issues) < MAX_ISSUES:
+            self.issues.append(issue)
+
+    def _scalar(self, item: Any, path: tuple[str | int, ...]) -> int:
+        """The size of a scalar, noting the issue it raises, if any."""
         if isinstance(item, str):
-            budget -= len(item) + 2
             if _LONE_SURROGATE.search(item):
-                issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "the string holds a lone surrogate"))
-        elif isinstance(item, bool) or item is None:
-            budget -= 1
-        elif isinstance(item, int):
-            budget -= 1
+                self._issue(Issue(format_path(path), WIRE_JSON_SYNTAX, "the string holds a lone surrogate"))
+            return len(item) + 2
+        if isinstance(item, bool) or item is None:
+            return 1
+        if isinstance(item, int):
             issue = _integer_value_issue(item, path)
             if issue is not None:
-                issues.append(issue)
-        elif isinstance(item, float):
-            budget -= 1
+                self._issue(issue)
+            return 1
+        if isinstance(item, float):
             if not math.isfinite(item):
-                issues.append(Issue(format_path(path), WIRE_NON_FINITE, f"{item} is not a finite number"))
-        elif isinstance(item, dict | list):
-            refusal = _container_refusal(item, path, enclosing)
-            if refusal is not None:
-                return [refusal]
-            budget -= 2 + len(item) + (sum(len(key) + 3 for key in item if isinstance(key, str))
-                                        if isinstance(item, dict) else 0)
-            inner = (*enclosing, id(item))
-            work.extend(_children(item, path, inner, issues))
-        else:
-            issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX,
-                                f"a {type(item).__name__} is not a JSON value"))
-        if budget < 0:
-            return [_too_large("larger than that as JSON text")]
-    return sorted(issues)
-
-
-def _container_refusal(item: dict[str, Any] | list[Any], path: tuple[str | int, ...],
-                       enclosing: tuple[int, ...]) -> Issue | None:
-    if id(item) in enclosing:
-        return Issue("$", WIRE_TOO_DEEP, f"the value contains itself (at {format_path(path)}): it is nested "
-                                         "infinitely deep, and no JSON text can carry it")
-    if len(enclosing) > MAX_JSON_DEPTH:
-        return Issue("$", WIRE_TOO_DEEP, f"nested more deeply than {MAX_JSON_DEPTH} arrays and objects at "
-                                         f"{format_path(path)} (spec/validation.md, \"Limits\")")
-    return None
-
-
-def _children(item: dict[str, Any] | list[Any], path: tuple[str | int, ...], inner: tuple[int, ...],
-              issues: list[Issue]) -> Iterator[tuple[Any, tuple[str | int, ...], tuple[int, ...]]]:
-    if isinstance(item, list):
-        for index in range(len(item) - 1, -1, -1):
-            yield item[index], (*path, index), inner
-        return
-    for key in reversed(item):
-        if not isinstance(key, str):
-            issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, f"the key {quote(repr(key))} is not a string"))
-        elif _LONE_SURROGATE.search(key):
-            issues.append(Issue(format_path(path), WIRE_JSON_SYNTAX, "a member name holds a lone surrogate"))
-        else:
-            yield item[key], (*path, key), inner
+                self._issue(Issue(format_path(path), WIRE_NON_FINITE, f"{item} is not a finite number"))
+            return 1
+        self._issue(Issue(format_path(path), WIRE_JSON_SYNTAX, f"a {type(item).__name__} is not a JSON value"))
+        return 1
 
 
 _TEN_TO_MAX_DIGITS = 10**MAX_INTEGER_DIGITS
