@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextvars import ContextVar
+from functools import cache
 from itertools import islice
 from typing import Any
 from urllib.parse import urljoin
@@ -172,6 +173,7 @@ def _json_type(value: Any) -> str:
     return "null"
 
 
+Resolve = Callable[[str, str], tuple[str, str, Any]]
 SubschemaCheck = Callable[[str, str], Callable[[Any], bool]]
 """(base URI, JSON pointer of a subschema in it) → a fast validity check of an instance against that subschema."""
 
@@ -183,8 +185,8 @@ class _Walk:
     """Follows the schema through one instance: finds its oversized nodes and, given fast checks, which items of its
     large arrays and objects hold an error (the others need no explanation)."""
 
-    def __init__(self, registry: Registry[Any], check: SubschemaCheck | None, wanted: int) -> None:
-        self.registry = registry
+    def __init__(self, resolve: Resolve, check: SubschemaCheck | None, wanted: int) -> None:
+        self.resolve = resolve
         self.check = check
         self.wanted = wanted
         self.oversized: set[int] = set()
@@ -194,8 +196,7 @@ class _Walk:
         if not isinstance(schema, dict):
             return
         if "$ref" in schema:
-            uri, _, fragment = urljoin(base, schema["$ref"]).partition("#")
-            target = self.registry.resolver(base_uri=base).lookup(schema["$ref"]).contents
+            uri, fragment, target = self.resolve(base, schema["$ref"])
             self.visit(target, uri, fragment, instance)
         kind = _json_type(instance)
         limit = schema.get(_SIZE_KEYWORDS.get(kind, ""))
@@ -242,7 +243,7 @@ class _Walk:
 
     def _admits(self, branch: Any, base: str, instance: Any) -> bool:
         if isinstance(branch, dict) and "$ref" in branch and "type" not in branch:
-            branch = self.registry.resolver(base_uri=base).lookup(branch["$ref"]).contents
+            branch = self.resolve(base, branch["$ref"])[2]
         if not isinstance(branch, dict) or "type" not in branch:
             return True
         kind = _json_type(instance)
@@ -255,12 +256,24 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def explain(validator: Any, root: dict[str, Any], registry: Registry[Any], instance: Any, *, wanted: int,
+def resolver(registry: Registry[Any]) -> Resolve:
+    """(base URI, `$ref`) → (target URI, JSON pointer, target schema), remembered: the walk meets the same few
+    references on every item of a large array."""
+
+    @cache
+    def resolve(base: str, ref: str) -> tuple[str, str, Any]:
+        uri, _, fragment = urljoin(base, ref).partition("#")
+        return uri, fragment, registry.resolver(base_uri=base).lookup(ref).contents
+
+    return resolve
+
+
+def explain(validator: Any, root: dict[str, Any], resolve: Resolve, instance: Any, *, wanted: int,
             check: SubschemaCheck | None = None) -> list[ValidationError]:
     """The first errors of `instance`, in the order the validator meets them, until they explain `wanted` refusals;
     skipping inside its oversized nodes, and, given fast checks, the items of large arrays and objects they find
     valid."""
-    walk = _Walk(registry, check, wanted)
+    walk = _Walk(resolve, check, wanted)
     walk.visit(root, root["$id"], "", instance)
     tokens = (_OVERSIZED.set(frozenset(walk.oversized)), _FOCUS.set(walk.focus))
     try:

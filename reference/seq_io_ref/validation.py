@@ -20,8 +20,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -48,24 +47,36 @@ class ModelGapError(Exception):
     a bug of this package, never a user's mistake (tests/test_validation_vectors.py types every valid vector)."""
 
 
-@dataclass
 class Outcome:
     """What validating one instance gave: the normalized value when valid (and its model, built on first access),
-    else the issues."""
+    else the issues. A plain class with slots: one is made per validation, on the hot path."""
 
-    type_name: str
-    issues: list[Issue] = field(default_factory=list)
-    normalized: Any = None
-    typed: bool = False
+    __slots__ = ("_model", "issues", "normalized", "type_name", "typed")
+
+    def __init__(self, type_name: str, issues: list[Issue] | None = None, normalized: Any = None,
+                 typed: bool = False) -> None:
+        self.type_name = type_name
+        self.issues = [] if issues is None else issues
+        self.normalized = normalized
+        self.typed = typed
+        self._model: Any = _NOT_BUILT
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.type_name!r}, issues={self.issues!r}, normalized={self.normalized!r})"
 
     @property
     def valid(self) -> bool:
         return not self.issues
 
-    @cached_property
+    @property
     def model(self) -> Any:
         """The generated pydantic model of the normalized instance; None when invalid or when the Contract does not
         type its results (another spec folder than the repository's). Raises ModelGapError on a schema/model gap."""
+        if self._model is _NOT_BUILT:
+            self._model = self._build_model()
+        return self._model
+
+    def _build_model(self) -> Any:
         if self.issues or not self.typed:
             return None
         try:
@@ -73,6 +84,9 @@ class Outcome:
         except ModelError as error:
             gaps = "; ".join(f"{format_path(list(e['loc']))}: {e['msg']} [{MODEL_REFUSED}]" for e in error.errors())
             raise ModelGapError(f"the generated {self.type_name} model refused a valid instance: {gaps}") from None
+
+
+_NOT_BUILT = object()
 
 
 class Contract:
@@ -87,6 +101,7 @@ class Contract:
         resources = [(s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
                      for s in spec.schemas.values()]
         self.registry: Registry[Any] = Registry().with_resources(resources)
+        self._resolve = bounded_schema.resolver(self.registry)
         validator_class = bounded_schema.bounded_validator_class()
         self._validators = {name: validator_class(schema, registry=self.registry)
                             for name, schema in spec.schemas.items()}
@@ -152,7 +167,7 @@ class Contract:
         if schema_check is not None and schema_check(value):
             return []
         root = self.spec.schemas[type_name]
-        errors = bounded_schema.explain(self._validators[type_name], root, self.registry, value, wanted=MAX_ISSUES,
+        errors = bounded_schema.explain(self._validators[type_name], root, self._resolve, value, wanted=MAX_ISSUES,
                                         check=self._subschema_check if self._schema_checks else None)
         # When jsonschema-rs said "no" and jsonschema finds nothing, jsonschema (the validator of record) decides.
         leaves = (leaf for error in errors for leaf in leaf_errors(error))

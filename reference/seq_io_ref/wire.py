@@ -440,12 +440,55 @@ def check_value(value: Any) -> list[Issue]:
     value within the limits. Iterative; a container met again elsewhere (shared, not nested in itself) is measured
     once, and the walk stops as soon as the value is known to be too large, so a value that shares one list a
     billion times over is refused in a few steps."""
+    if _plainly_json(value):
+        return []
     walk = _ValueWalk()
     try:
         walk.run(value)
     except _Refused as refusal:
         return [refusal.issue]
     return sorted(walk.issues)
+
+
+_PLAIN_NODES = 4096
+"""`_plainly_json` looks at no more nodes than this; a larger value gets the full walk."""
+
+
+def _plainly_json(value: Any) -> bool:
+    """True for a small value made only of dict, list, str, bool, None, finite floats and ints below 2^53 within
+    the depth limit: the common case, answered in one tight loop. False means "walk it in full" (which then finds
+    the issues, if any): anything else, or more than _PLAIN_NODES nodes (a value that contains itself included)."""
+    work: list[tuple[Any, int]] = [(value, 0)]
+    nodes = characters = 0
+    while work:
+        item, depth = work.pop()
+        nodes += 1
+        kind = type(item)
+        if kind is str:
+            characters += len(item)
+            if _LONE_SURROGATE.search(item) or characters > MAX_DOCUMENT_BYTES // 2:
+                return False
+        elif kind is dict:
+            if depth >= MAX_JSON_DEPTH or nodes + len(item) > _PLAIN_NODES:
+                return False
+            for key, member in item.items():
+                if type(key) is not str or _LONE_SURROGATE.search(key):
+                    return False
+                characters += len(key)
+                work.append((member, depth + 1))
+        elif kind is list:
+            if depth >= MAX_JSON_DEPTH or nodes + len(item) > _PLAIN_NODES:
+                return False
+            work.extend((member, depth + 1) for member in item)
+        elif kind is int:
+            if not -_TWO_53 < item < _TWO_53:
+                return False
+        elif kind is float:
+            if not math.isfinite(item):
+                return False
+        elif item is not None and kind is not bool:
+            return False
+    return True
 
 
 class _Open:
