@@ -126,6 +126,8 @@ class Contract:
                 return Outcome(type_name, issues=[value.issue])
             if value is not fast_wire.NOT_READ:
                 if text_check(value):
+                    if self._plans[type_name] is None:  # the common case: nothing beyond the schema to do
+                        return Outcome(type_name, None, value, self.models)
                     return self._accepted(type_name, value)
                 if self._screen(value):  # jiter read it exactly: only the schema or a rule refuses it
                     return self._validate_json_value(type_name, value)

@@ -353,7 +353,7 @@ def _read_with_json_module(text: str, lone_surrogates: bool, max_depth: int) -> 
         if len(path) > max_depth:
             return None, [_too_deep(max_depth)]
         if isinstance(item, str):
-            if not lone_surrogates and _LONE_SURROGATE.search(item):
+            if not lone_surrogates and not item.isascii() and _LONE_SURROGATE.search(item):
                 return None, [_LONE_SURROGATE_ISSUE]
         elif isinstance(item, list):
             work.extend((item[index], (*path, index)) for index in range(len(item) - 1, -1, -1))
@@ -464,22 +464,24 @@ def _plainly_json(value: Any) -> bool:
         item, depth = work.pop()
         nodes += 1
         kind = type(item)
-        if kind is str:
+        if kind is str:  # isascii() is O(1): only other strings can hold a surrogate
             characters += len(item)
-            if _LONE_SURROGATE.search(item) or characters > MAX_DOCUMENT_BYTES // 2:
+            if (not item.isascii() and _LONE_SURROGATE.search(item)) or characters > MAX_DOCUMENT_BYTES // 2:
                 return False
         elif kind is dict:
             if depth >= MAX_JSON_DEPTH or nodes + len(item) > _PLAIN_NODES:
                 return False
+            inner = depth + 1
             for key, member in item.items():
-                if type(key) is not str or _LONE_SURROGATE.search(key):
+                if type(key) is not str or (not key.isascii() and _LONE_SURROGATE.search(key)):
                     return False
                 characters += len(key)
-                work.append((member, depth + 1))
+                work.append((member, inner))
         elif kind is list:
             if depth >= MAX_JSON_DEPTH or nodes + len(item) > _PLAIN_NODES:
                 return False
-            work.extend((member, depth + 1) for member in item)
+            inner = depth + 1
+            work.extend([(member, inner) for member in item])
         elif kind is int:
             if not -_TWO_53 < item < _TWO_53:
                 return False
