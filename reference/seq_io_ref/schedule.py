@@ -113,10 +113,10 @@ class _Plan:
         # The keys read at the act's own step, or () when it is not read; a whole schedule never looks at them.
         self.own: tuple[str, ...] = own
         # Window reads before the act's step: (offset < 0, keys), ascending by offset.
-        self.past = tuple((offset, _sorted_union(keys)) for offset, keys in sorted(at_offset.items()))
+        self.past = tuple((offset, tuple(sorted(keys))) for offset, keys in sorted(at_offset.items()))
         self.past_offsets = [offset for offset, _ in self.past]
         # Fed keys by period: (period, keys), ascending by period.
-        self.fed = tuple((period, _sorted_union(keys)) for period, keys in sorted(by_period.items()))
+        self.fed = tuple((period, tuple(sorted(keys))) for period, keys in sorted(by_period.items()))
         furthest = {key: offsets[0] for key, offsets in schedule.windows.items() if offsets}
         self.reach = min([0, *furthest.values()])
         self.trail = self._trail(furthest)
