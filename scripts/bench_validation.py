@@ -34,7 +34,7 @@ UPSTREAM: dict[str, Any] = {
 }
 
 
-def best_of(calls: list[Callable[[], object]], rounds: int = 5) -> list[float]:
+def best_of(calls: list[Callable[[], object]], rounds: int = 9) -> list[float]:
     """Best seconds per call of each callable, their timing rounds interleaved; each loop sized to about 0.1 s."""
     timers = [timeit.Timer(call) for call in calls]
     numbers = [max(1, timer.autorange()[0] // 2) for timer in timers]
