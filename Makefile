@@ -90,8 +90,9 @@ dist: $(STAMP) $(JS_STAMP)
 
 ## Benchmarks: ratios against baselines measured in the same run (never timed tests).
 bench: $(STAMP)
-	$(BIN)/python scripts/bench_schedule.py
 	$(BIN)/python scripts/bench_validation.py
+	$(BIN)/python scripts/bench_hostile.py
+	$(BIN)/python scripts/bench_schedule.py
 
 ## Cases per second through the stdio protocol, for the Python reference and the JavaScript implementation.
 bench-runner: $(STAMP) $(JS_STAMP)

@@ -313,7 +313,7 @@ def test_bad_input_is_one_line_and_an_exit_code(args: tuple[str, ...], code: int
 
 
 @pytest.mark.parametrize(("content", "code", "words"), [
-    ('{"streams": {"cam": {"at": [-1, 0]}}\n  "pad": "drop"}', 1, "Expecting ',' delimiter at line 2"),
+    ('{"streams": {"cam": {"at": [-1, 0]}}\n  "pad": "drop"}', 1, "expected ',' or '}' at line 2"),
     ("\xff{}", 2, "cannot read"),
     ('{"streams": {"cam": {"at": [1]}}}', 1, "[schedule.invalid-declaration]"),
 ])

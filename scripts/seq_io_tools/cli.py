@@ -16,9 +16,11 @@ from importlib import metadata
 from pathlib import Path
 
 import seq_io_spec
+from seq_io_ref.bounded_file import TooLarge, UnreadableFile, decode_utf8, read_bounded_bytes, read_bounded_stream
 from seq_io_ref.rule_ids import known_rule_ids
 from seq_io_ref.spec_data import SpecError
 from seq_io_ref.validation import contract
+from seq_io_ref.wire import MAX_DOCUMENT_BYTES, READER_TOO_LARGE
 
 from seq_io_tools import bump_review, export, rule_coverage, runner, timeline, vectors
 from seq_io_tools.validation_cases import judge, outcome_of
@@ -30,10 +32,16 @@ def _validate(args: argparse.Namespace) -> int:
         print(f"iospec: no type {args.type!r}; known types: {', '.join(the_contract.type_names)}", file=sys.stderr)
         return 2
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        data = (read_bounded_stream(sys.stdin.buffer, MAX_DOCUMENT_BYTES) if args.file == "-"
+                else read_bounded_bytes(args.file, MAX_DOCUMENT_BYTES))
+        text = decode_utf8(data)
+    except UnreadableFile as error:
         print(f"iospec: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
+    except TooLarge as error:
+        print(f"{args.file}: $: the document holds {error}, more than the {MAX_DOCUMENT_BYTES:,} bytes this reader "
+              f"accepts (spec/validation.md, \"Limits\") [{READER_TOO_LARGE}]")
+        return 1
     outcome = the_contract.validate_text(args.type, text)
     for issue in outcome.issues:
         print(f"{args.file}: {issue}")

@@ -9,10 +9,25 @@
 //     them are reported;
 //   - refuses a string or member name holding a lone surrogate (an unpaired \ud800-\udfff), as a syntax error of
 //     the whole text (wire.json-syntax, path $), and a leading byte order mark (not JSON whitespace).
+//   - refuses a text in which some value is enclosed by more than MAX_JSON_DEPTH arrays and objects (wire.too-deep,
+//     the whole text, path $: reading stops there), and an integer literal (no fraction, no exponent) of more than
+//     MAX_INTEGER_DIGITS digits (wire.integer-too-long, path of the number); both limits come from
+//     spec/contract.json ("Limits" in spec/validation.md).
 // It is iterative (no recursion), so deeply nested texts cannot overflow the call stack.
 //
 // A "lenient" mode exists for protocol messages written by other tools (the conformance runner): it accepts the
 // NaN / Infinity / -Infinity tokens as numbers and lets the last duplicate key win, as Python's json does.
+
+import fs from "node:fs";
+import path from "node:path";
+
+import { SPEC_DIR } from "./data.js";
+
+const LIMITS = JSON.parse(fs.readFileSync(path.join(SPEC_DIR, "contract.json"), "utf8")).limits;
+export const MAX_JSON_DEPTH = LIMITS.MAX_JSON_DEPTH;
+export const MAX_INTEGER_DIGITS = LIMITS.MAX_INTEGER_DIGITS;
+/** Protocol messages (lenient mode) wrap an instance in a few levels of their own (conformance/protocol.md). */
+const PROTOCOL_DEPTH_MARGIN = 16;
 
 export class WireError extends Error {
   constructor(rule, path, message) {
@@ -148,6 +163,7 @@ export function parseWire(text, { lenient = false } = {}) {
   const errors = [];
   let i = 0;
   const n = text.length;
+  const depthLimit = lenient ? MAX_JSON_DEPTH + PROTOCOL_DEPTH_MARGIN : MAX_JSON_DEPTH;
 
   /** @type {(msg: string) => never} */
   const syntax = (msg) => {
@@ -210,7 +226,7 @@ export function parseWire(text, { lenient = false } = {}) {
     }
   };
 
-  const NUM = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+  const NUM = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
   let pendingLiteral; // the literal of the number just read, when it is an integer beyond ±(2^53 − 1)
   const readNumber = () => {
     if (lenient) {
@@ -230,6 +246,16 @@ export function parseWire(text, { lenient = false } = {}) {
       syntax("unexpected character");
     }
     i += m[0].length;
+    const integerDigits = m[1] === undefined && m[2] === undefined ? m[0].length - (m[0][0] === "-" ? 1 : 0) : 0;
+    if (integerDigits > MAX_INTEGER_DIGITS && !lenient) {
+      errors.push({
+        path: formatPath(pathSegs),
+        rule: "wire.integer-too-long",
+        message: `an integer literal of ${integerDigits} digits is longer than MAX_INTEGER_DIGITS (${MAX_INTEGER_DIGITS})`,
+      });
+      pendingLiteral = undefined;
+      return 0;
+    }
     const v = Number(m[0]); // correctly rounded, Infinity on overflow, ±0 on underflow
     pendingLiteral = integerText(m[0], v);
     if (!Number.isFinite(v) && !lenient) {
@@ -282,6 +308,11 @@ export function parseWire(text, { lenient = false } = {}) {
     let expect = "value";
     for (;;) {
       if (expect === "value") {
+        // The value about to be read is enclosed by the containers on the stack.
+        if (stack.length > depthLimit) {
+          throw new WireError("wire.too-deep", "$",
+            `nested more deeply than ${MAX_JSON_DEPTH} arrays and objects at offset ${i} (spec/validation.md, "Limits")`);
+        }
         skipWs();
         if (i >= n) syntax("unexpected end of text");
         const c = text[i];

@@ -150,6 +150,24 @@ function checkPair(earlier, later, earlierName, laterName) {
 
 /** @typedef {[number, string[] | null]} Entry a step and the keys read there (null: the whole observation) */
 
+// SCH-RESULT-BOUND: a picks, needed or wanted result of more than MAX_RESULT_ENTRIES entries is refused with
+// schedule.result-too-large (spec/schedule.md § 2), decided before it is built: each loop below first counts the
+// distinct steps it would add (the result holds at least that many) and stops when the steps gathered already
+// outnumber the bound. GATHER_LIMIT leaves room for the entries a result does not keep (picks' own step and padded
+// steps when wanted reuses picks), so no result of at most MAX_RESULT_ENTRIES is ever refused.
+export const MAX_RESULT_ENTRIES = 1000000;
+const GATHER_LIMIT = MAX_RESULT_ENTRIES + 1024;
+
+function refuseBeyond(entries, limit = MAX_RESULT_ENTRIES) {
+  if (entries > limit) {
+    throw new SpecError("schedule.result-too-large",
+      `the result would hold more than ${MAX_RESULT_ENTRIES} entries (${entries} at least)`);
+  }
+}
+
+/** How many of t, t − k, t − 2k, … lie above tPrev (tPrev < t). */
+const stepsDown = (t, tPrev, k) => Math.floor((t - tPrev - 1) / k) + 1;
+
 /**
  * picks without argument checks; entries [step, keys] (keys a sorted array or null).
  * @returns {Entry[]}
@@ -172,7 +190,9 @@ function picksUnchecked(s, t, tPrev) {
     }
     const k = s.fed.get(key);
     if (k !== undefined) {
+      refuseBeyond(stepsDown(t, tPrev, k), GATHER_LIMIT);
       for (let u = t; u > tPrev; u -= k) add(u, key); // SCH-PICKS-FED
+      refuseBeyond(asked.size, GATHER_LIMIT);
       continue;
     }
     add(t, key); // SCH-PICKS-ALONE
@@ -181,7 +201,10 @@ function picksUnchecked(s, t, tPrev) {
   if (s.whole) {
     // SCH-PICKS-WHOLE
     if (s.every === null) wholeSteps.add(t);
-    else for (let u = t; u > tPrev; u -= s.every) wholeSteps.add(u);
+    else {
+      refuseBeyond(stepsDown(t, tPrev, s.every), GATHER_LIMIT);
+      for (let u = t; u > tPrev; u -= s.every) wholeSteps.add(u);
+    }
   }
   const allSteps = new Set([...asked.keys(), ...wholeSteps]);
   const ordered = [...allSteps].sort((a, b) => a - b); // SCH-PICKS-ORDER
@@ -197,7 +220,9 @@ function picksUnchecked(s, t, tPrev) {
 
 export function picks(s, t, tPrev = -1) {
   checkPair(tPrev, t, "t_prev", "t"); // SCH-INPUT-STEPS
-  return picksUnchecked(s, t, tPrev);
+  const result = picksUnchecked(s, t, tPrev);
+  refuseBeyond(result.length); // SCH-RESULT-BOUND
+  return result;
 }
 
 /** The distinct steps of picks other than t, ascending. */
@@ -253,8 +278,12 @@ export function wanted(s, t, tNext) {
   }
   for (const [key, offsets] of s.windows) {
     // SCH-WANTED-REACH
-    for (let u = Math.max(t + 1, tNext + 1 + offsets[0]); u <= tNext - 1; u++) merge(u, [key]);
+    const from = Math.max(t + 1, tNext + 1 + offsets[0]);
+    refuseBeyond(tNext - from); // SCH-RESULT-BOUND: each of these steps is wanted
+    for (let u = from; u <= tNext - 1; u++) merge(u, [key]);
+    refuseBeyond(out.size);
   }
+  refuseBeyond(out.size); // SCH-RESULT-BOUND
   const steps = [...out.keys()].sort((a, b) => a - b);
   return steps.map((u) => {
     /** @type {Set<string> | null | undefined} */

@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Ajv2020Module from "ajv/dist/2020.js";
-import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact, isWellFormed } from "./json.js";
+import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact, isWellFormed, MAX_JSON_DEPTH } from "./json.js";
 
 import { present } from "./types.js";
 
@@ -453,11 +453,8 @@ export function knownType(typeName) {
  */
 export function validateValue(typeName, value, { normalize = true } = {}) {
   if (!typeIds.has(typeName)) throw new Error(`unknown contract type ${typeName}`);
-  const lone = loneSurrogateAt(value);
-  if (lone !== null) {
-    // An already-parsed value is held to the wire rule on strings too (spec/validation.md, wire.json-syntax).
-    return { valid: false, errors: [{ path: formatPath(lone), rule: "wire.json-syntax", message: "a string or member name holds a lone surrogate" }] };
-  }
+  const wire = wireIssueOfValue(value);
+  if (wire !== null) return { valid: false, errors: [wire] };
   const { refs, inlined } = validators(typeName);
   const okRefs = refs(value);
   const okInlined = inlined(value);
@@ -485,18 +482,25 @@ export function validateValue(typeName, value, { normalize = true } = {}) {
   return { valid: true, normalized: value };
 }
 
-/** The path segments of the first string or member name holding a lone surrogate, or null. Iterative. */
-function loneSurrogateAt(root) {
+/**
+ * An already-parsed value is held to the wire rules a text would be (spec/validation.md): a string or member name
+ * holding a lone surrogate (wire.json-syntax, at its path), a value enclosed by more than MAX_JSON_DEPTH arrays and
+ * objects (wire.too-deep, path $). The first such issue, or null. Iterative.
+ */
+function wireIssueOfValue(root) {
   const work = [[root, []]];
   while (work.length) {
     const [v, segs] = /** @type {[any, Array<string | number>]} */ (work.pop());
+    if (segs.length > MAX_JSON_DEPTH) {
+      return { path: "$", rule: "wire.too-deep", message: `nested more deeply than ${MAX_JSON_DEPTH} arrays and objects` };
+    }
     if (typeof v === "string") {
-      if (!isWellFormed(v)) return segs;
+      if (!isWellFormed(v)) return { path: formatPath(segs), rule: "wire.json-syntax", message: "a string holds a lone surrogate" };
     } else if (Array.isArray(v)) {
       v.forEach((x, k) => work.push([x, [...segs, k]]));
     } else if (isObject(v)) {
       for (const k of Object.keys(v)) {
-        if (!isWellFormed(k)) return segs;
+        if (!isWellFormed(k)) return { path: formatPath(segs), rule: "wire.json-syntax", message: "a member name holds a lone surrogate" };
         work.push([v[k], [...segs, k]]);
       }
     }
