@@ -33,7 +33,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from seq_io_ref.issues import format_path
-from seq_io_ref.wire import MAX_JSON_DEPTH, parse_json_text
+from seq_io_ref.wire import parse_json_text, wire_limits
 
 from seq_io_tools.vectors import CONFORMANCE
 
@@ -108,7 +108,7 @@ def decode(line: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise ValueError(f"the line is not UTF-8 ({error.reason} at byte {error.start})") from None
     # A message may quote a refused string, and wraps an instance in a few levels of its own (protocol.md).
-    value, issues = parse_json_text(text, lone_surrogates=True, max_depth=MAX_JSON_DEPTH + PROTOCOL_DEPTH_MARGIN)
+    value, issues = parse_json_text(text, lone_surrogates=True, max_depth=wire_limits().depth + PROTOCOL_DEPTH_MARGIN)
     if issues:
         raise ValueError(f"the line is not JSON: {issues[0].message}")
     if not isinstance(value, dict):
