@@ -1,5 +1,5 @@
-"""`iospec bump-review`: the real history 0.5.23 → 0.5.25 (every row of the facts sheet's section 6 with its
-classification, the data backstop, the behaviour diff, the gate's verdict), one synthetic pair of spec folders
+"""`iospec bump-review`: the real history 0.5.23 → 0.5.25 (every change the 0.5.25 entry of spec/CHANGELOG.md lists,
+with its classification, the data backstop, the behaviour diff, the gate's verdict), one synthetic pair of spec folders
 per classification rule, the gate on synthetic bumps, the release snapshots, and bad input.
 """
 
@@ -49,7 +49,7 @@ def _entries(r: Review) -> set[tuple[str, str, str, bool, bool]]:
 
 # fmt: off
 B, C = True, False  # readability of the table below: B = breaks, C = does not break
-FACTS_SECTION_6: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
+CHANGELOG_0_5_25: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("new module own-I/O: Stream, Observations, Actions, Tensors, MAX_STREAMS, MAX_WINDOW", [
         ("Stream", "type-added", "$", C, C), ("Observations", "type-added", "$", C, C),
         ("Actions", "type-added", "$", C, C), ("Tensors", "type-added", "$", C, C),
@@ -86,7 +86,7 @@ FACTS_SECTION_6: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("SeqFlags SAMPLE", [("SeqFlags", "enum-values-added", "$", B, C)]),
     ("limits: stream limits", [("(contract.json)", "constant-added", "$", C, C)]),
 ]
-"""Every row of contract-facts section 6 that this spec carries → the entries the report must have."""
+"""Every change of the 0.5.25 entry of spec/CHANGELOG.md → the entries the report must have."""
 
 SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("wire.json-syntax now names the BOM and lone surrogates (conformance/js/AMBIGUITIES.md A8)",
@@ -94,7 +94,8 @@ SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("DeploymentPolicy.param-name tests the key as sent, Unicode 14.0 (AMBIGUITIES.md A3)",
      [("DeploymentPolicy", "rule-changed", "$", B, B)]),
 ]
-"""Changes between the two snapshots that are this spec's own decisions for 0.5.25, not rows of the facts sheet."""
+"""Changes between the two snapshots that are this spec's own decisions for 0.5.25 (the changelog entry's last
+list, "Decided by this package")."""
 
 DECISION_DETAILS = {
     "wire rule `wire.json-syntax`: its text in validation.md changed",
@@ -111,7 +112,7 @@ DECISION_CASES = {
 # fmt: on
 
 OUT_OF_SCOPE: list[tuple[str, str, tuple[str, ...]]] = [
-    # facts-sheet row, why this spec's review does not list it, names that must not be types of either version
+    # upstream change, why this spec's review does not list it, names that must not be types of either version
     ("version", "the gate compares the contract versions (test_the_gate_refuses_the_real_history)", ()),
     (
         "new module obs_schedule",
@@ -129,19 +130,20 @@ OUT_OF_SCOPE: list[tuple[str, str, tuple[str, ...]]] = [
         ("ErrorCode", "ErrorCodes"),
     ),
 ]
-"""The rows of section 6 this spec does not carry, each with the reason."""
+"""Changes upstream made in the same versions that are outside this spec's surface (README.md: the own-I/O and
+observation-stream types), each with the reason the review does not list them."""
 
 
-@pytest.mark.parametrize(("row", "expected"), FACTS_SECTION_6, ids=[row for row, _ in FACTS_SECTION_6])
-def test_every_row_of_the_facts_sheet_is_reported_with_its_classification(
+@pytest.mark.parametrize(("row", "expected"), CHANGELOG_0_5_25, ids=[row for row, _ in CHANGELOG_0_5_25])
+def test_every_change_of_the_changelog_entry_is_reported_with_its_classification(
     history: Review, row: str, expected: list[tuple[str, str, str, bool, bool]]
 ) -> None:
     missing = set(expected) - _entries(history)
     assert not missing, f"{row}: not in the report as expected: {missing}"
 
 
-def test_the_report_has_no_change_beyond_the_facts_sheet(history: Review) -> None:
-    expected = {entry for _, entries in FACTS_SECTION_6 + SPEC_DECISIONS for entry in entries}
+def test_the_report_has_no_change_beyond_the_changelog_entry(history: Review) -> None:
+    expected = {entry for _, entries in CHANGELOG_0_5_25 + SPEC_DECISIONS for entry in entries}
     assert _entries(history) - expected == set()
 
 
