@@ -53,10 +53,14 @@ CHANGELOG_0_5_25: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("new module own-I/O: Stream, Observations, Actions, Tensors, MAX_STREAMS, MAX_WINDOW", [
         ("Stream", "type-added", "$", C, C), ("Observations", "type-added", "$", C, C),
         ("Actions", "type-added", "$", C, C), ("Tensors", "type-added", "$", C, C),
-        ("(contract.json)", "constant-added", "$", C, C)]),
+        ("(contract.json)", "constant-added", "$.limits.MAX_STREAMS", C, C),
+        ("(contract.json)", "constant-added", "$.limits.MAX_WINDOW", C, C)]),
     ("new module observe: ObserveFrame, ObserveRequest, ObserveResponse, FORMAT, FRAMES_*", [
         ("ObserveFrame", "type-added", "$", C, C), ("ObserveRequest", "type-added", "$", C, C),
-        ("ObserveResponse", "type-added", "$", C, C)]),
+        ("ObserveResponse", "type-added", "$", C, C),
+        ("(contract.json)", "constant-added", "$.observe_format", C, C),
+        ("(contract.json)", "constant-added", "$.error_codes.frames_missing", C, C),
+        ("(contract.json)", "constant-added", "$.error_codes.frames_over_limit", C, C)]),
     ("new alias Episodes", [("Episodes", "type-added", "$", C, C)]),
     ("ActRequest seq (a 0.5.23 reader refuses a body carrying it)",
      [("ActRequest", "property-added-closed", "$.seq", B, C)]),
@@ -84,7 +88,9 @@ CHANGELOG_0_5_25: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("DeploymentPolicy own-I/O exclusivity rule keeps its shape over the new fields",
      [("DeploymentPolicy", "rule-changed", "$", C, C)]),
     ("SeqFlags SAMPLE", [("SeqFlags", "enum-values-added", "$", B, C)]),
-    ("limits: stream limits", [("(contract.json)", "constant-added", "$", C, C)]),
+    ("limits: stream limits", [
+        ("(contract.json)", "constant-added", f"$.limits.{name}", C, C)
+        for name in ("MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES", "STREAM_WAIT_S")]),
 ]
 """Every change of the 0.5.25 entry of spec/CHANGELOG.md → the entries the report must have."""
 
@@ -379,8 +385,8 @@ PAIRS: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any], tuple[str
      ("A", "$", C, B)),
     ("rule-removed", {"A": obj({"x": INT, "y": INT}, allOf=[NOT_XY])}, {"A": obj({"x": INT, "y": INT})}, {},
      ("A", "$", B, C)),
-    ("rule-changed", {"A": obj({"x": INT, "y": INT}, allOf=[NOT_XY])},
-     {"A": obj({"x": INT, "y": INT}, allOf=[{**NOT_XY, "not": {"required": ["x"]}}])}, {}, ("A", "$", B, B)),
+    ("rule-changed", {"A": obj({"x": INT, "y": INT}, allOf=[{**NOT_XY, "not": {"required": ["x"]}}])},
+     {"A": obj({"x": INT, "y": INT}, allOf=[{**NOT_XY, "not": {"required": ["y"]}}])}, {}, ("A", "$", B, B)),
     ("normalization-added", {"A": obj({})}, {"A": obj({})},
      {"head": {"tables": ROW.format("Normalization", "n", "x")}},
      ("A", "$", B, C)),
@@ -392,12 +398,12 @@ PAIRS: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any], tuple[str
       "head": {"tables": ROW.format("Normalization", "n", "y")}},
      ("A", "$", B, B)),
     ("constant-added", {"A": obj({})}, {"A": obj({})}, {"head": {"constants": {"MAX_X": 1}}},
-     ("(contract.json)", "$", C, C)),
+     ("(contract.json)", "$.limits.MAX_X", C, C)),
     ("constant-removed", {"A": obj({})}, {"A": obj({})}, {"base": {"constants": {"MAX_X": 1}}},
-     ("(contract.json)", "$", B, B)),
+     ("(contract.json)", "$.limits.MAX_X", B, B)),
     ("constant-changed", {"A": obj({})}, {"A": obj({})},
-     {"base": {"constants": {"MAX_X": 1}}, "head": {"constants": {"MAX_X": 2}}},
-     ("(contract.json)", "$", B, B)),
+     {"base": {"constants": {"WAIT_X": 1}}, "head": {"constants": {"WAIT_X": 2}}},
+     ("(contract.json)", "$.limits.WAIT_X", B, B)),
     ("annotation-changed", {"A": obj({"x": {**INT, "description": "old"}})},
      {"A": obj({"x": {**INT, "description": "new"}})}, {}, ("A", "$.x", C, C)),
 ]
