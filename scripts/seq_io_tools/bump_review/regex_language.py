@@ -134,9 +134,9 @@ class _Translator:
             else:
                 chars.add(low)
         if complements:
-            if negated or len(complements) > 1 or chars - set(complements[0]):
-                if not negated and set(complements[0]) <= chars:
-                    return "."  # like [\s\S]: every character
+            if not negated and len(complements) == 1 and set(complements[0]) <= chars:
+                return "."  # like [\s\S]: every character (greenery's . is any character)
+            if negated or len(complements) > 1 or chars:
                 raise Unsupported("a class mixing a negated escape with other members")
             return _set(complements[0], True)
         if not chars:

@@ -92,6 +92,14 @@ RULES: dict[str, Rule] = {
         "A constant disappears; its effect cannot be told: both ways."),
     "constant-changed": Rule(True, True, False,
         "A constant changes value; its effect cannot be told: both ways."),
+    "prose-changed": Rule(True, True, False,
+        "A section of a normative document is added, removed or edited: the review cannot read prose, so both"
+        " ways unless the changelog marks it editorial."),
+    "document-added": Rule(False, False, False,
+        "A normative document only the head has: it specifies something new; one that constrains existing"
+        " types says so in the changelog."),
+    "document-removed": Rule(True, True, False,
+        "A normative document only the base has: what it required is undecided, both ways."),
     "annotation-changed": Rule(False, False, False,
         "Descriptions, titles, deprecation marks, names of enum values: no effect on what is accepted."),
     "via-reference": Rule(False, False, False,

@@ -26,11 +26,10 @@ from seq_io_ref.rule_ids import x_rules
 from seq_io_ref.spec_data import SpecData
 from seq_io_ref.wire import parse_json_text
 
-from seq_io_tools import vectors
-from seq_io_tools.bump_review import decide, regex_language
+from seq_io_tools.bump_review import decide, prose, regex_language, relations
 from seq_io_tools.bump_review.rules import Change, Location, make, render_location
 from seq_io_tools.bump_review.schema_walk import Schemas, closed_properties, nodes_at, occurrences
-from seq_io_tools.bump_review.snapshot import Snapshot
+from seq_io_tools.bump_review.snapshot import Snapshot, suite
 from seq_io_tools.validation_cases import instance_text
 
 ANNOTATIONS = frozenset(
@@ -704,7 +703,7 @@ class _Walk:
 def _suite_instances(root: Path) -> dict[str, list[Any]]:
     """The instances of a vectors folder's validation cases, by type (unreadable files are the backstop's to
     report)."""
-    files, _ = vectors.load_suite(root)
+    files, _ = suite(root)
     out: dict[str, list[Any]] = {}
     for vector_file in files:
         if vector_file.kind == "validation":
@@ -742,7 +741,19 @@ def _tables(walk: _Walk, common: set[str]) -> None:
             elif rule_id not in new:
                 walk.emit(f"{kind}-removed", owner, (), f"{label} removed (validation.md)")
             elif old[rule_id] != new[rule_id]:
-                walk.emit(f"{kind}-changed", owner, (), f"{label}: its text in validation.md changed")
+                detail = f"{label}: its text in validation.md changed"
+                found = relations.relation_change(old[rule_id], new[rule_id]) if kind == "rule" else None
+                if found is None:
+                    walk.emit(f"{kind}-changed", owner, (), detail,
+                              note="undecided: the review cannot read prose, so both directions are assumed (mark "
+                                   "a rewording editorial in the changelog, spec/compatibility.md)")
+                else:
+                    effect, was, now = found
+                    walk.emit("rule-changed", owner, (), detail, old_readers=effect != "tightened",
+                              new_readers=effect != "loosened",
+                              note=f"the text differs only in one comparison, {was} → {now}: the requirement is "
+                                   + {"tightened": "stricter", "loosened": "looser",
+                                      "changed": "neither stricter nor looser"}[effect])
 
 
 def _constants(walk: _Walk) -> None:
@@ -804,7 +815,7 @@ def diff(base: Snapshot, head: Snapshot) -> Diff:
         walk.compare_rules(name)
     _tables(walk, common)
     _constants(walk)
-    result.changes = walk.out
+    result.changes = [*walk.out, *prose.changes(base, head)]
     for name in sorted(old_types | new_types):
         result.contains[name] = {
             *(occurrences(base.spec, name) if name in old_types else []),

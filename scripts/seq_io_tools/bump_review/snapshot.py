@@ -17,6 +17,7 @@ without passing through a property or an item (which no validator could evaluate
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import re
@@ -31,6 +32,8 @@ from typing import Any
 
 from seq_io_ref.spec_data import REPO_ROOT, SpecData, SpecError, load_spec
 from seq_io_ref.typed_walk import SchemaSet
+
+from seq_io_tools.vectors import Problem, VectorFile, load_suite, vector_paths
 
 GIT_TIMEOUT_S = 60.0
 MAX_SCHEMA_DEPTH = 100
@@ -73,6 +76,19 @@ class Snapshot:
         found = re.search(rf"^##\s+\[?v?{re.escape(version)}\]?[^\n]*\n(.*?)(?=^##\s|\Z)", self.changelog_text,
                           re.MULTILINE | re.DOTALL)
         return found.group(1) if found else ""
+
+
+def suite(root: Path) -> tuple[list[VectorFile], list[Problem]]:
+    """A vectors folder loaded once per review step that needs it (the backstop, the behaviour diff, the witness
+    search): cached by the folder and the size and time of each of its files, so a folder that changes is read
+    again."""
+    signature = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in vector_paths(root) if p.is_file())
+    return _suite(root, signature)
+
+
+@functools.lru_cache(maxsize=8)
+def _suite(root: Path, signature: tuple[tuple[str, int, int], ...]) -> tuple[list[VectorFile], list[Problem]]:
+    return load_suite(root)
 
 
 def rule_tables(markdown: str) -> dict[str, dict[str, str]]:
