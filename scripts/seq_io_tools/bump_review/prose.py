@@ -66,16 +66,18 @@ def changes(base: Snapshot, head: Snapshot) -> Iterator[Change]:
     for name in sorted(set(old) | set(new)):
         owner = f"({name})"
         before, after = sections(old.get(name, "")), sections(new.get(name, ""))
-        if name not in old:
-            for section, lines in after.items():
-                yield make("document-added", owner, (section,), f"{name} is new: section added",
-                           excerpt=_diff([], lines))
-            continue
-        if name not in new:
-            for section, lines in before.items():
-                yield make("document-removed", owner, (section,), f"{name} is gone: section removed",
-                           note="undecided: the review cannot read prose, so both directions are assumed",
-                           excerpt=_diff(lines, []))
+        if name not in old or name not in new:  # listed by section; the document itself is the diff
+            text = new.get(name) or old[name]
+            for section in after if name not in old else before:
+                if informative(text):
+                    yield make("annotation-changed", owner, (section,),
+                               f"informative {name} {'is new' if name not in old else 'is gone'}: section "
+                               f"{'added' if name not in old else 'removed'}")
+                elif name not in old:
+                    yield make("document-added", owner, (section,), f"{name} is new: section added")
+                else:
+                    yield make("document-removed", owner, (section,), f"{name} is gone: section removed",
+                               note="undecided: the review cannot read prose, so both directions are assumed")
             continue
         editorial_only = informative(new[name]) and informative(old[name])
         for section in [*before, *(s for s in after if s not in before)]:

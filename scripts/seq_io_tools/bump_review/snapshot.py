@@ -82,6 +82,7 @@ def suite(root: Path) -> tuple[list[VectorFile], list[Problem]]:
     """A vectors folder loaded once per review step that needs it (the backstop, the behaviour diff, the witness
     search): cached by the folder and the size and time of each of its files, so a folder that changes is read
     again."""
+    root = root.resolve()
     signature = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in vector_paths(root) if p.is_file())
     return _suite(root, signature)
 
