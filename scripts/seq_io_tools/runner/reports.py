@@ -3,8 +3,8 @@ TAP 14 and the JSON report (conformance/schema/report.schema.json).
 
 WHY it is shaped this way: each format is a pure function of the same `Report`, so they cannot disagree, and
 the run's verdict is one number: `failed` counts the cases that are not acceptable (fail, xpass, an unlisted
-skip, error) plus each run-level problem (a vector file that could not be read, an expected-failure entry naming no case, a
-testee that did not end cleanly). The summary's last line, "N passed, M failed", is that number, and the exit
+skip, error) plus each run-level problem (a vector file that could not be read, an expected-failure entry naming
+no case, a testee that did not end cleanly). The summary's last line, "N passed, M failed", is that number, and the exit
 code is 0 exactly when M is 0. Text from a testee can hold anything, so it is cut to size, in XML stripped of
 what XML 1.0 cannot carry, and on the console written with its control characters escaped (`printable`).
 """
