@@ -57,8 +57,8 @@ def _validation(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     data = case.case.data
     valid = result.get("valid")
     if not isinstance(valid, bool):
-        return verdict_of([Difference("$.valid", data["valid"], result.get("valid", ABSENT),
-                                      " (the result must say valid true or false)")])
+        return verdict_of(([Difference("$.valid", data["valid"], result.get("valid", ABSENT),
+                                       " (the result must say valid true or false)")], 0))
     if data["valid"]:
         if not valid:
             return Verdict("fail", f"expected valid, refused: {_errors_text(result.get('errors'))}",
@@ -92,10 +92,10 @@ def _schedule_input(case: SuiteCase) -> dict[str, Any]:
 
 def _schedule(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     expect = case.case.data["expect"]
-    found = field_differences(result, expect, ("picks", "needed", "wanted", "keeps_from"))
+    names = ["picks", "needed", "wanted", "keeps_from"]
     if "reads_past" in case.case.group:
-        found += field_differences(result, {"reads_past": case.case.group["reads_past"]}, ("reads_past",))
-    return verdict_of(found)
+        expect, names = expect | {"reads_past": case.case.group["reads_past"]}, [*names, "reads_past"]
+    return verdict_of(field_differences(result, expect, names))
 
 
 # -- envelope and rows_of -----------------------------------------------------------------------------------
