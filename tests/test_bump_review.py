@@ -103,7 +103,9 @@ SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("DeploymentPolicy.param-name tests the key as sent, Unicode 14.0 (AMBIGUITIES.md A3)",
      [("DeploymentPolicy", "rule-changed", "$", B, B)]),
     ("the contract limits MAX_JSON_DEPTH and MAX_INTEGER_DIGITS (wire.too-deep, wire.integer-too-long; issue 12)",
-     [("(wire)", "rule-added", "$", False, True), ("(contract.json)", "constant-added", "$", C, C)]),
+     [("(wire)", "rule-added", "$", False, True),
+      *(("(contract.json)", "constant-added", f"$.limits.{name}", C, C)
+        for name in ("MAX_JSON_DEPTH", "MAX_INTEGER_DIGITS"))]),
 ]
 """Changes between the two snapshots that are this spec's own decisions for 0.5.25 (the changelog entry's last
 list, "Decided by this package")."""
@@ -163,7 +165,7 @@ PROSE_0_5_25 = {
     ("edited", "§ Rule ids"), ("edited", "§ Language-neutral decisions"), ("edited", "§ Rules beyond the schema"),
     ("edited", "§ Normalization"), ("removed", "§ Differences from sequence-base 0.4.26"),
     ("added", "§ Where the generated models are looser than the schema"),
-    ("added", "§ Differences from sequence-base 0.4.28"),
+    ("added", "§ Differences from sequence-base 0.4.28"), ("added", "§ Limits"), ("added", "§ Writing an instance"),
 }
 """The sections of validation.md whose prose moved from 0.5.23 to 0.5.25 (the rule rows apart)."""
 
