@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from runner_fakes import ROWS_CASE, ROWS_FILE, fake
-from seq_io_tools import strict_yaml, vectors
+from seq_io_ref import bounded_file
+from seq_io_tools import vectors
 from seq_io_tools.strict_yaml import MAX_DEPTH, YamlError, load_text, read_regular_file
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -83,9 +84,9 @@ def test_the_limit_itself_is_allowed() -> None:
 
 
 @pytest.mark.parametrize(("make", "what"), [
-    (lambda path: os.mkfifo(path), "a FIFO"),
+    (lambda path: os.mkfifo(path), "a FIFO (named pipe)"),
     (lambda path: path.symlink_to("/dev/zero"), "a character device"),
-    (lambda path: path.mkdir(), "a folder"),
+    (lambda path: path.mkdir(), "a directory"),
 ])
 def test_a_yaml_that_is_not_a_regular_file_is_refused_unread(tmp_path: Path, make: object, what: str) -> None:
     root = good_suite(tmp_path / "vectors")
@@ -108,7 +109,7 @@ def test_no_more_than_the_limit_is_ever_read(tmp_path: Path, monkeypatch: pytest
         read.append(len(data))
         return data
 
-    monkeypatch.setattr(strict_yaml.os, "read", counting)
+    monkeypatch.setattr(bounded_file.os, "read", counting)
     with pytest.raises(YamlError, match="more than 1000 bytes"):
         read_regular_file(big, limit=1000)
     assert sum(read) == 1001

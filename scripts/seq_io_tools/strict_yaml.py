@@ -19,14 +19,13 @@ file) or the builder here (recursive too) ever see it.
 from __future__ import annotations
 
 import math
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from seq_io_ref.bounded_file import TooLarge, UnreadableFile, read_bounded_bytes
 from seq_io_ref.wire import number_value
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -64,37 +63,17 @@ class Loaded:
 
 def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; YamlError for anything else (a FIFO, a device, a
-    folder, a larger file), without blocking and without reading more than `limit` + 1 bytes."""
+    folder, a larger file), without blocking and without reading more than `limit` + 1 bytes (bounded_file)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise YamlError(str(path), 1, f"cannot open the file: {error.strerror or error}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise YamlError(str(path), 1, f"not a regular file ({_file_type(mode)}): a vector file must be a plain "
-                                          "file, and this one is refused without being read")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(fd)
-    if size > limit:
-        raise YamlError(str(path), 1, f"the file has more than {limit} bytes; a vector file may have at most {limit}")
-    return b"".join(chunks)
-
-
-def _file_type(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a plain file"
+        return read_bounded_bytes(path, limit)
+    except UnreadableFile as error:
+        if error.kind is None:
+            raise YamlError(str(path), 1, f"cannot read the file: {error}") from None
+        raise YamlError(str(path), 1, f"not a regular file ({error.kind}): a vector file must be a plain file, and "
+                                      "this one is refused without being read") from None
+    except TooLarge:
+        raise YamlError(str(path), 1, f"the file has more than {limit} bytes; a vector file may have at most "
+                                      f"{limit}") from None
 
 
 def load_file(path: Path) -> Loaded:
