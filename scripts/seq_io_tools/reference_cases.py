@@ -1,13 +1,16 @@
-"""A schedule, envelope or rows_of case → the reference testee's answer → the protocol's comparison → pass or
-fail with a diff a person can act on.
+"""A vector case → the reference testee's answer → the protocol's comparison → pass or fail with a diff a person
+can act on.
 
 WHY it is this thin: the conversions between the vectors' JSON forms and the reference API live once, in
 `reference_testee.answer`, and the comparison rules (conformance/protocol.md) live once, in
 `runner.compare.compare`; judging a case in process is those two steps without a process between them. Used by
-tests/test_reference_vectors.py (one test per case) and by the mutation score, which judges mutants this way.
+tests/test_reference_vectors.py (one test per case) and by the mutation scores, which judge mutants this way: a
+mutant of the reference in process, a mutant of the schemas through a Contract built on the mutant's spec folder.
 """
 
 from __future__ import annotations
+
+from seq_io_ref.validation import Contract
 
 from seq_io_tools.reference_testee import answer
 from seq_io_tools.runner.compare import compare, request
@@ -22,4 +25,11 @@ def judge(kind: str, case: Case) -> CaseResult:
     """Run the reference on one case of a `schedule`, `envelope` or `rows_of` file."""
     suite_case = SuiteCase(kind, case, None, str(case.group["group"]), frozenset())
     verdict = compare(suite_case, answer(request(suite_case)))
+    return CaseResult(case.id, verdict.status == "pass", verdict.detail)
+
+
+def judge_validation(type_name: str, case: Case, checker: Contract | None = None) -> CaseResult:
+    """Run the reference validation (the repository's Contract, or `checker`) on one case of a validation file."""
+    suite_case = SuiteCase("validation", case, type_name, str(case.group["group"]), frozenset())
+    verdict = compare(suite_case, answer(request(suite_case), checker))
     return CaseResult(case.id, verdict.status == "pass", verdict.detail)
