@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check bench bench-runner fuzz mutation clean
+	generated-check bench bench-runner fuzz mutation mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -89,9 +89,13 @@ bench-runner: $(STAMP) $(JS_STAMP)
 fuzz: $(STAMP)
 	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py
 
-## Mutation score of reference/seq_io_ref/schedule.py against the vectors alone (target 90 %).
+## Mutation scores of reference/seq_io_ref/schedule.py and beyond_schema.py against the vectors alone (mutmut).
 mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py
+
+## Mutation score of spec/schemas/*.json against the validation vectors alone (one change per mutant).
+mutation-schemas: $(STAMP)
+	$(BIN)/python scripts/mutation_schemas.py
 
 clean:
 	rm -rf $(VENV) build mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules

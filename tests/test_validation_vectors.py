@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from pydantic import TypeAdapter
-from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.json_values import json_equal
 from seq_io_ref.validation import Contract, model_adapter
 from seq_io_tools import vectors
 from seq_io_tools.validation_cases import outcome_of

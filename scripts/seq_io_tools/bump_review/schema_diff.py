@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.json_values import json_equal
 from seq_io_ref.rule_ids import x_rules
 from seq_io_ref.spec_data import SpecData
 
