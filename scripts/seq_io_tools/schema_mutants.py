@@ -90,31 +90,46 @@ def _pointer(steps: tuple[str | int, ...]) -> str:
     return "".join("/" + _escape(step) for step in steps)
 
 
+ANNOTATIONS = frozenset({"description", "title", "default", "deprecated", "$comment", "examples"})
+
+
 @dataclass(frozen=True)
 class _Site:
-    """A subschema in a file: where it is, and whether a sibling `anyOf` branch already admits null."""
+    """A subschema in a file: where it is, the JSON types a sibling `anyOf` branch admits whatever the value (a
+    branch holding nothing but `type`), and whether it is the schema of member names (`propertyNames`)."""
 
     steps: tuple[str | int, ...]
     node: JsonObject
-    null_admitted: bool
+    admitted_beside: frozenset[str] = frozenset()
+    names: bool = False
 
 
-def _subschemas(node: Any, steps: tuple[str | int, ...] = (), null_admitted: bool = False) -> Iterator[_Site]:
+def _admits_all_of(branch: Any) -> frozenset[str]:
+    """The JSON types a branch admits unconditionally: its `type` when it asserts nothing else."""
+    if not isinstance(branch, dict) or set(branch) - ANNOTATIONS != {"type"}:
+        return frozenset()
+    kind = branch["type"]
+    return frozenset([kind] if isinstance(kind, str) else kind)
+
+
+def _subschemas(node: Any, steps: tuple[str | int, ...] = (), admitted_beside: frozenset[str] = frozenset(),
+                names: bool = False) -> Iterator[_Site]:
     """Every subschema object of a schema, with its location (keywords holding data are not descended into)."""
     if not isinstance(node, dict):
         return
-    yield _Site(steps, node, null_admitted)
+    yield _Site(steps, node, admitted_beside, names)
     for keyword in SUBSCHEMA_MAPS:
         for name, child in (node.get(keyword) or {}).items():
             yield from _subschemas(child, (*steps, keyword, name))
     for keyword in SUBSCHEMA_LISTS:
         branches = node.get(keyword) or []
-        has_null = keyword == "anyOf" and any(branch == {"type": "null"} for branch in branches)
         for index, child in enumerate(branches):
-            yield from _subschemas(child, (*steps, keyword, index), has_null)
+            beside = frozenset().union(*(_admits_all_of(b) for i, b in enumerate(branches) if i != index)) \
+                if keyword == "anyOf" else frozenset()
+            yield from _subschemas(child, (*steps, keyword, index), beside)
     for keyword in SUBSCHEMA_ONE:
         if keyword in node:
-            yield from _subschemas(node[keyword], (*steps, keyword))
+            yield from _subschemas(node[keyword], (*steps, keyword), names=keyword == "propertyNames")
 
 
 Edit = tuple[str, str, Callable[[JsonObject], None]]
@@ -140,11 +155,13 @@ def _rename(old: str, new: str) -> Callable[[JsonObject], None]:
     return change
 
 
-def _type_edits(node: JsonObject) -> Iterator[Edit]:
+def _type_edits(node: JsonObject, admitted_beside: frozenset[str]) -> Iterator[Edit]:
+    """Widening skips a type a sibling branch already admits whatever the value: that mutant validates exactly as
+    the schema does, so it measures nothing."""
     value = node["type"]
     types = [value] if isinstance(value, str) else list(value)
     for extra in ("null", "string"):
-        if extra not in types:
+        if extra not in types and extra not in admitted_beside:
             yield "type-widened", f"+ {extra}", _set("type", [*types, extra])
     if len(types) > 1:
         for dropped in types:
@@ -176,6 +193,7 @@ def _power_of_two_gaps(members: list[int]) -> list[int]:
 
 
 def _enum_edits(node: JsonObject, null_admitted: bool) -> Iterator[Edit]:
+    """Adding null is skipped where a sibling branch already admits null (no change at all)."""
     members: list[Any] = node["enum"]
     if len(members) > 1:
         for member in members:
@@ -420,11 +438,12 @@ def _quantifier_edits(pattern: str, index: int) -> Iterator[PatternEdit]:
 
 def _edits(site: _Site, root_types: dict[str, Any]) -> Iterator[Edit]:
     node = site.node
-    if "type" in node:
-        yield from _type_edits(node)
+    # Member names are always strings: the type of a `propertyNames` schema, and null in its enum, change nothing.
+    if "type" in node and not site.names:
+        yield from _type_edits(node, site.admitted_beside)
     yield from _bound_edits(node)
     if isinstance(node.get("enum"), list):
-        yield from _enum_edits(node, site.null_admitted)
+        yield from _enum_edits(node, "null" in site.admitted_beside or site.names)
     if "const" in node:
         yield from _const_edits(node)
     yield from _combinator_edits(node)
