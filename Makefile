@@ -69,10 +69,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 generate: $(STAMP)
+	$(BIN)/python -m seq_io_tools.schema_limits generate
 	$(BIN)/python -m seq_io_tools.generate generate
 	$(BIN)/python -m seq_io_tools.identifier_table generate
 
 generated-check: $(STAMP)
+	$(BIN)/python -m seq_io_tools.schema_limits check
 	$(BIN)/python -m seq_io_tools.generate check
 	$(BIN)/python -m seq_io_tools.identifier_table check
 

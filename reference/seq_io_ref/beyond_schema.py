@@ -92,7 +92,6 @@ def _infer_param_issues(node: JsonObject, path: list[str | int]) -> Iterator[Iss
     low, high, default, choices = node.get("min"), node.get("max"), node.get("default"), node.get("choices")
     if low is not None and high is not None and low > high:
         yield Issue(format_path(path), _rule("InferParam.min-not-above-max"), f"min ({low}) is above max ({high})")
-        return
     if default is None:
         return
     if choices is not None and not any(_same_scalar(default, choice) for choice in choices):
