@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
+from seq_io_ref.spec_data import REPO_ROOT, load_spec
 from seq_io_ref.wire import parse_json_text
+from seq_io_tools.runner import protocol
 
 
 @pytest.mark.parametrize(("text", "path", "rule"), [
@@ -28,3 +33,35 @@ def test_accepted_values_keep_their_numbers() -> None:
     assert not issues
     assert value == {"big": 9007199254740993, "neg0": 0.0, "f": 1.0, "k": {"a b": []}}
     assert isinstance(value["big"], int)
+
+
+UNESCAPED_LONE_SURROGATES = ['"\ud800"', '{"a\udc00": 1}', '["ok", "x\ud83d"]']
+"""Texts holding a lone surrogate as the code point itself, not as an escape: no vector file (UTF-8) can carry
+one, but a text held as code points can (spec/validation.md, a lone surrogate however it is written)."""
+
+
+@pytest.mark.parametrize("text", UNESCAPED_LONE_SURROGATES)
+def test_an_unescaped_lone_surrogate_is_refused_like_its_escape(text: str) -> None:
+    value, issues = parse_json_text(text)
+    assert value is None and [(i.path, i.rule) for i in issues] == [("$", "wire.json-syntax")]
+
+
+TESTEES = {"python": [sys.executable, "-m", "seq_io_tools.reference_testee"],
+           "javascript": ["node", str(REPO_ROOT / "conformance" / "js" / "src" / "testee.js")]}
+
+
+@pytest.mark.parametrize("testee", sorted(TESTEES))
+def test_both_implementations_refuse_an_unescaped_lone_surrogate_sent_through_the_protocol(testee: str) -> None:
+    """The protocol line carries the instance text in a JSON string whose `\\ud800` escape stands for the code point
+    itself, so the testee receives a text with an unescaped lone surrogate inside a string token."""
+    cases = [{"type": "case", "id": f"raw-{n}", "kind": "validation",
+              "input": {"type_name": "ObserveFrame", "json": '{"seq": 0, "inputs": ' + text + "}"}}
+             for n, text in enumerate(UNESCAPED_LONE_SURROGATES)]
+    requests = [protocol.runner_hello(load_spec().contract_version), *cases]
+    done = subprocess.run(TESTEES[testee], input=b"".join(map(protocol.encode, requests)), capture_output=True,
+                          timeout=60, check=False, cwd=REPO_ROOT)
+    answers = [protocol.decode(line) for line in done.stdout.splitlines()][1:]
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert [a["result"]["valid"] for a in answers] == [False] * len(UNESCAPED_LONE_SURROGATES)
+    assert all({"path": "$", "rule": "wire.json-syntax"} in [{k: e[k] for k in ("path", "rule")}
+                                                           for e in a["result"]["errors"]] for a in answers)

@@ -124,7 +124,9 @@ def _subschemas(node: Any, steps: tuple[str | int, ...] = (), admitted_beside: f
     for keyword in SUBSCHEMA_LISTS:
         branches = node.get(keyword) or []
         for index, child in enumerate(branches):
-            beside = frozenset().union(*(_admits_all_of(b) for i, b in enumerate(branches) if i != index)) \
+            # Inside an anyOf branch, what the enclosing anyOf admits beside this node is admitted beside its own
+            # branches too (`max_delta`: an anyOf of a number and an array, inside a nullable anyOf).
+            beside = admitted_beside.union(*(_admits_all_of(b) for i, b in enumerate(branches) if i != index)) \
                 if keyword == "anyOf" else frozenset()
             yield from _subschemas(child, (*steps, keyword, index), beside)
     for keyword in SUBSCHEMA_ONE:
