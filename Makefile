@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check dist bench bench-runner fuzz mutation clean
+	generated-check dist bench bench-runner fuzz mutation mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,12 +72,14 @@ typecheck: $(STAMP) $(JS_STAMP)
 
 ## Regenerate generated/ (pydantic models, TypeScript types) and spec/identifier-characters.json; commit the result.
 generate: $(STAMP) $(JS_STAMP)
+	$(BIN)/python -m seq_io_tools.schema_limits generate
 	$(BIN)/python -m seq_io_tools.generate generate
 	cd $(JS) && node scripts/generate-types.js
 	$(BIN)/python -m seq_io_tools.identifier_table generate
 
 ## Any byte of drift in generated/ fails; the TypeScript types must compile with tsc --strict.
 generated-check: $(STAMP) $(JS_STAMP)
+	$(BIN)/python -m seq_io_tools.schema_limits check
 	$(BIN)/python -m seq_io_tools.generate check
 	cd $(JS) && node scripts/generate-types.js --check
 	cd $(JS) && node_modules/.bin/tsc --ignoreConfig --strict --noEmit --skipLibCheck false ../../generated/ts/contract.d.ts ../../generated/ts/protocol.d.ts
@@ -102,9 +104,13 @@ bench-runner: $(STAMP) $(JS_STAMP)
 fuzz: $(STAMP)
 	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py
 
-## Mutation score of reference/seq_io_ref/schedule.py against the vectors alone (target 90 %).
+## Mutation scores of reference/seq_io_ref/schedule.py and beyond_schema.py against the vectors alone (mutmut).
 mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py
+
+## Mutation score of spec/schemas/*.json against the validation vectors alone (one change per mutant).
+mutation-schemas: $(STAMP)
+	$(BIN)/python scripts/mutation_schemas.py
 
 clean:
 	rm -rf $(VENV) build dist mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules

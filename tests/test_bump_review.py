@@ -126,6 +126,12 @@ DECISION_CASES = {
     "val-lease-0014", "val-observation-contract-0024", *(f"val-act-request-{n:04d}" for n in range(13, 22)),
 }
 """Cases of types 0.5.23 already had that appeared in 0.5.25 to pin those decisions (AMBIGUITIES.md A1-A9)."""
+
+
+def _is_edge_case(case_id: str) -> bool:
+    """A case of a `<type>-edges.yaml` file (id prefix `val-<type>-edge`): the edges of a type, written so that the
+    vectors kill the schema mutants (`make mutation-schemas`), some pinning the tie decisions of validation.md."""
+    return case_id.rsplit("-", 1)[0].endswith("-edge")
 # fmt: on
 
 OUT_OF_SCOPE: list[tuple[str, str, tuple[str, ...]]] = [
@@ -233,7 +239,10 @@ def test_the_unchanged_types_are_reported_unchanged(history: Review) -> None:
         "ActionContract",
         "Embodiment",
     ):
-        assert history.diff.for_type(name) == [], name
+        # 0.5.25 names the limit its ±(2^53 - 1) bounds come from (`x-limits`, an annotation): nothing else moved.
+        moved = [c for c in history.diff.for_type(name)
+                 if not (c.rule == "annotation-changed" and c.detail.startswith("`x-limits`"))]
+        assert moved == [], name
 
 
 def test_the_rules_that_cannot_fire_say_why(history: Review) -> None:
@@ -274,7 +283,7 @@ def test_the_behaviour_diff_lists_moved_cases(history: Review) -> None:
     gone = sorted(m.case_id for m in history.behaviour.changes if m.movement == "disappeared")
     assert gone == [f"val-deployment-policy-{n:04d}" for n in range(58, 68)]
     assert all(
-        m.subject in history.diff.added_types or m.case_id in DECISION_CASES
+        m.subject in history.diff.added_types or m.case_id in DECISION_CASES or _is_edge_case(m.case_id)
         for m in history.behaviour.changes
         if m.movement == "appeared"
     )
@@ -309,7 +318,8 @@ def test_make_bump_review_prints_the_report_and_writes_both_files(
     assert data["gate"]["passed"] is False and data["head"]["version"] == "0.5.25"
     rows = {row["type"]: row for row in data["summary"]}
     assert rows["DeploymentPolicy"]["breaks_new_readers_of_old_data"] == 3  # 2 removed properties, param-name
-    assert rows["Lease"]["status"] == "unchanged" and rows["Stream"]["status"] == "added"
+    assert rows["SecretRef"]["status"] == "unchanged" and rows["Lease"]["status"] == "edited"  # x-limits only
+    assert rows["Stream"]["status"] == "added"
     assert all(f["unexplained"] == [] for f in data["backstop"]["findings"])
 
 

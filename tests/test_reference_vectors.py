@@ -1,7 +1,9 @@
-"""Every schedule, envelope and rows_of vector → the reference implementation → each case passes.
+"""Every vector → the reference implementation (through the testee's answer and the runner's comparison) → each
+case passes.
 
 One test per case id, so a failure names the case and carries the judge's diff. The suite is loaded once; a vector
-file of these kinds that cannot be read fails its own test instead of silently dropping its cases.
+file that cannot be read fails its own test instead of silently dropping its cases. This file is also the judge of
+both mutation scores of the reference (`make mutation`), so it holds nothing but the vectors.
 """
 
 from __future__ import annotations
@@ -9,25 +11,25 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from seq_io_tools.reference_cases import REFERENCE_KINDS, judge
+from seq_io_tools.reference_cases import REFERENCE_KINDS, judge, judge_validation
 from seq_io_tools.vectors import VECTORS_DIR, Case, Problem, load_suite, relative
-
-FOLDERS = ("conformance/vectors/schedule/", "conformance/vectors/envelope/", "conformance/vectors/rows-of/")
 
 
 @cache
-def _suite() -> tuple[list[tuple[str, Case]], list[Problem]]:
+def _suite() -> tuple[list[tuple[str, Case]], list[tuple[str, Case]], list[Problem]]:
     files, problems = load_suite()
     cases = [(vector_file.kind, case) for vector_file in files if vector_file.kind in REFERENCE_KINDS
              for case in vector_file.cases]
-    return cases, [problem for problem in problems if problem.file.startswith(FOLDERS)]
+    validation = [(str(vector_file.doc["type"]), case) for vector_file in files if vector_file.kind == "validation"
+                  for case in vector_file.cases]
+    return cases, validation, problems
 
 
-CASES = _suite()[0]
+CASES, VALIDATION_CASES = _suite()[:2]
 
 
-def test_the_reference_vector_files_load() -> None:
-    assert not _suite()[1], "\n".join(map(str, _suite()[1]))
+def test_the_vector_files_load() -> None:
+    assert not _suite()[2], "\n".join(map(str, _suite()[2]))
 
 
 @pytest.mark.parametrize("kind", REFERENCE_KINDS)
@@ -38,4 +40,10 @@ def test_every_kind_has_cases(kind: str) -> None:
 @pytest.mark.parametrize(("kind", "case"), CASES, ids=[case.id for _, case in CASES])
 def test_reference_passes_case(kind: str, case: Case) -> None:
     result = judge(kind, case)
+    assert result.passed, f"{case.file}:{case.line}: {result.detail}"
+
+
+@pytest.mark.parametrize(("type_name", "case"), VALIDATION_CASES, ids=[case.id for _, case in VALIDATION_CASES])
+def test_reference_passes_validation_case(type_name: str, case: Case) -> None:
+    result = judge_validation(type_name, case)
     assert result.passed, f"{case.file}:{case.line}: {result.detail}"

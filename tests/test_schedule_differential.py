@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from seq_io_ref import schedule as ours
-from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.json_values import json_equal
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.validation import contract
 from sequence_base.contract import obs_schedule as upstream

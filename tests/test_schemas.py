@@ -1,13 +1,17 @@
-"""The schemas themselves: valid 2020-12, one per type, limits agreeing with contract.json, portable patterns."""
+"""The schemas themselves: valid 2020-12, one per type, limits generated from contract.json, portable patterns."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 from seq_io_ref.spec_data import load_spec
+from seq_io_tools import schema_limits
 
 SPEC = load_spec()
 TYPES = ["Stream", "Camera", "Observations", "Actions", "Tensors", "Episodes", "ObserveFrame", "ObserveRequest",
@@ -51,14 +55,31 @@ def test_objects_are_closed(name: str) -> None:
             assert node.get("additionalProperties") is False, f"{name}: open object {sorted(node['properties'])}"
 
 
-def test_named_limits_agree_with_contract_json() -> None:
-    seen = set()
+def test_named_limits_are_read_from_contract_json() -> None:
+    assert not schema_limits.drift(), "run `make generate`"
+    seen = {str(limit) for schema in SPEC.schemas.values() for node in schema_limits.annotated(schema)
+            for limit in node["x-limits"].values()}
+    assert seen == {"MAX_WINDOW", "MAX_STREAMS", "MAX_SAFE_INTEGER", "-MAX_SAFE_INTEGER"}
+
+
+def test_no_bound_at_the_safe_integer_edge_is_a_bare_literal() -> None:
+    safe = SPEC.limits["MAX_SAFE_INTEGER"]
     for name, schema in SPEC.schemas.items():
         for node in subschemas(schema):
-            for keyword, limit in node.get("x-limits", {}).items():
-                assert node[keyword] == SPEC.limits[limit], f"{name}: {keyword} is not {limit}"
-                seen.add(limit)
-    assert seen == {"MAX_WINDOW", "MAX_STREAMS"}
+            for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                if node.get(keyword) in (safe, -safe):
+                    assert keyword in node.get("x-limits", {}), f"{name}: {keyword} {node[keyword]} names no limit"
+
+
+def test_a_changed_limit_shows_as_drift(tmp_path: Path) -> None:
+    spec = tmp_path / "spec"
+    shutil.copytree(SPEC.root, spec, ignore=shutil.ignore_patterns("releases"))
+    contract = json.loads((spec / "contract.json").read_text(encoding="utf-8"))
+    contract["limits"]["MAX_WINDOW"] = 300
+    (spec / "contract.json").write_text(json.dumps(contract), encoding="utf-8")
+    changed = schema_limits.drift(spec)
+    assert [path.name for path in changed] == ["Stream.json"]
+    assert '"maxItems": 300' in changed[spec / "schemas" / "Stream.json"]
 
 
 def test_every_integer_is_bounded_within_the_safe_range() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from oracle import upstream_verdict
-from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.json_values import json_equal
 from seq_io_tools import vectors
 from seq_io_tools.validation_cases import instance_text
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
@@ -13,8 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from seq_io_ref import fast_wire
 from seq_io_ref.issues import MAX_ISSUES
+from seq_io_ref.spec_data import load_spec
 from seq_io_ref.wire import WIRE_JSON_SYNTAX, parse_json_text, read_iteratively, wire_limits
+from seq_io_tools.runner import protocol
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 MAX_JSON_DEPTH = wire_limits().depth
 
 
@@ -116,3 +122,32 @@ def test_the_readers_agree(text: str) -> None:
         assert ours[0] == "refused" and ours[1] == [("$", WIRE_JSON_SYNTAX)], text
     elif fast is not fast_wire.NOT_READ and SCREEN.is_valid(fast):
         assert ours == ("read", json.dumps(fast, sort_keys=True)), text
+
+
+UNESCAPED_LONE_SURROGATES = ['"\ud800"', '{"a\udc00": 1}', '["ok", "x\ud83d"]']
+"""Texts holding a lone surrogate as the code point itself, not as an escape: no vector file (UTF-8) can carry
+one, but a text held as code points can (spec/validation.md, a lone surrogate however it is written)."""
+
+
+@pytest.mark.parametrize("text", UNESCAPED_LONE_SURROGATES)
+def test_an_unescaped_lone_surrogate_is_refused_like_its_escape(text: str) -> None:
+    value, issues = parse_json_text(text)
+    assert value is None and [(i.path, i.rule) for i in issues] == [("$", "wire.json-syntax")]
+
+
+def test_the_reference_refuses_an_unescaped_lone_surrogate_sent_through_the_protocol() -> None:
+    """The protocol line carries the instance text in a JSON string whose `\\ud800` escape stands for the code point
+    itself, so the testee receives a text with an unescaped lone surrogate inside a string token. (The JavaScript
+    implementation is held to the same texts by conformance/js/test/run-vectors.js, which runs after `npm ci`.)"""
+    cases = [{"type": "case", "id": f"raw-{n}", "kind": "validation",
+              "input": {"type_name": "ObserveFrame", "json": '{"seq": 0, "inputs": ' + text + "}"}}
+             for n, text in enumerate(UNESCAPED_LONE_SURROGATES)]
+    requests = [protocol.runner_hello(load_spec().contract_version), *cases]
+    done = subprocess.run([sys.executable, "-m", "seq_io_tools.reference_testee"],
+                          input=b"".join(map(protocol.encode, requests)), capture_output=True, timeout=60, check=False,
+                          cwd=REPO_ROOT)
+    answers = [protocol.decode(line) for line in done.stdout.splitlines()][1:]
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert [a["result"]["valid"] for a in answers] == [False] * len(UNESCAPED_LONE_SURROGATES)
+    assert all({"path": "$", "rule": "wire.json-syntax"} in [{k: e[k] for k in ("path", "rule")}
+                                                           for e in a["result"]["errors"]] for a in answers)

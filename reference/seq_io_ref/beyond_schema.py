@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from seq_io_ref.issues import Issue, format_path
+from seq_io_ref.json_values import is_number
 from seq_io_ref.spec_data import own_spec_root
 
 JsonObject = dict[str, Any]
@@ -33,19 +34,16 @@ BEYOND_SCHEMA_RULES: dict[str, str] = {
 def _rule(rule_id: str) -> str:
     assert rule_id in BEYOND_SCHEMA_RULES, rule_id
     return rule_id
+
+
 RuleCheck = Callable[[JsonObject, list[str | int]], Iterator[Issue]]
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _param_name_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     for name in node.get("params") or {}:
-        if not is_identifier(name) or name.startswith("_"):
+        if not is_param_name(name):
             yield Issue(format_path([*path, "params"]), _rule("DeploymentPolicy.param-name"),
-                        f"the parameter name {name!r} is refused: a name is an identifier (a letter or underscore,"
-                        " then letters, digits or underscores, Unicode allowed) and must not start with '_'")
+                        f"the parameter name {name!r} is not an identifier (Unicode 14) or starts with '_'")
 
 
 IDENTIFIER_TABLE = "identifier-characters.json"
@@ -67,11 +65,10 @@ def _has(property_name: str, character: str) -> bool:
     return index >= 0 and ord(character) <= lasts[index]
 
 
-def is_identifier(name: str) -> bool:
-    """The name as sent, not normalized: a first code point that is XID_Start or `_`, then XID_Continue code
-    points, with the properties of Unicode 14.0.0."""
-    return bool(name) and (name[0] == "_" or _has("xid_start", name[0])) and all(
-        _has("xid_continue", character) for character in name[1:])
+def is_param_name(name: str) -> bool:
+    """The name as sent, not normalized: an identifier (Unicode 14.0.0) that does not start with `_`, i.e. a first
+    code point that is XID_Start (which `_` is not) and XID_Continue code points after it."""
+    return bool(name) and _has("xid_start", name[0]) and all(_has("xid_continue", character) for character in name[1:])
 
 
 def _bounds_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
@@ -79,8 +76,7 @@ def _bounds_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     if bounds is not None:
         if len(bounds) != dim:
             yield Issue(format_path([*path, "bounds"]), _rule("ActionContract.bounds-count"),
-                        f"bounds holds {len(bounds)} pair(s) but action_dim is {dim}: one [low, high] pair per"
-                        " action dimension")
+                        f"bounds holds {len(bounds)} [low, high] pair(s) but action_dim is {dim}")
         else:
             for index, (low, high) in enumerate(bounds):
                 if low > high:
@@ -89,21 +85,19 @@ def _bounds_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     max_delta = node.get("max_delta")
     if isinstance(max_delta, list) and len(max_delta) != dim:
         yield Issue(format_path([*path, "max_delta"]), _rule("ActionContract.max-delta-count"),
-                    f"max_delta lists {len(max_delta)} value(s) but action_dim is {dim}: give one per dimension,"
-                    " or a single number for all")
+                    f"max_delta lists {len(max_delta)} value(s) but action_dim is {dim} (or give one number)")
 
 
 def _infer_param_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     low, high, default, choices = node.get("min"), node.get("max"), node.get("default"), node.get("choices")
     if low is not None and high is not None and low > high:
         yield Issue(format_path(path), _rule("InferParam.min-not-above-max"), f"min ({low}) is above max ({high})")
-        return
     if default is None:
         return
-    if choices is not None and not any(json_equal(default, choice) for choice in choices):
+    if choices is not None and not any(_same_scalar(default, choice) for choice in choices):
         yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
                     f"the default {default!r} is not one of the choices (JSON equality: true is not 1, 1 is 1.0)")
-    elif (low is not None or high is not None) and not _is_number(default):
+    elif (low is not None or high is not None) and not is_number(default):
         yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
                     f"the default {default!r} is not a number, so it cannot be checked against min/max")
     elif (low is not None and default < low) or (high is not None and default > high):
@@ -111,30 +105,29 @@ def _infer_param_issues(node: JsonObject, path: list[str | int]) -> Iterator[Iss
                     f"the default {default!r} lies outside [min, max] = [{low}, {high}]")
 
 
-def json_equal(left: Any, right: Any) -> bool:
-    """Equality of JSON values: numbers by value, booleans only equal booleans, strings by code points."""
-    if isinstance(left, bool) or isinstance(right, bool):
-        return isinstance(left, bool) and isinstance(right, bool) and left == right
-    if _is_number(left) and _is_number(right):
+def _same_scalar(left: Any, right: Any) -> bool:
+    """JSON equality of two numbers, booleans or strings (all `default` and `choices` may hold): numbers by value,
+    anything else only equal to a value of its own JSON type."""
+    if is_number(left) and is_number(right):
         return bool(left == right)
-    if isinstance(left, list) and isinstance(right, list):
-        return len(left) == len(right) and all(json_equal(a, b) for a, b in zip(left, right, strict=True))
-    if isinstance(left, dict) and isinstance(right, dict):
-        return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
     return type(left) is type(right) and bool(left == right)
 
 
 def _lease_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
-    year, month, day = (int(part) for part in node["expires_at"][:10].split("-"))
-    if day > _days_in_month(year, month):
+    date = node["expires_at"][:10]
+    year, month, day = (int(part) for part in date.split("-"))
+    if not _day_exists(year, month, day):
         yield Issue(format_path([*path, "expires_at"]), _rule("Lease.expires-at-real-date"),
-                    f"{node['expires_at'][:10]} is not a day of the calendar")
+                    f"{date} is not a day of the calendar")
 
 
-def _days_in_month(year: int, month: int) -> int:
-    """Proleptic Gregorian, year 0000 included (a leap year); `calendar` refuses year 0."""
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    return 29 if month == 2 and leap else (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+def _day_exists(year: int, month: int, day: int) -> bool:
+    """Proleptic Gregorian, year 0000 included (a leap year; `calendar` refuses year 0). The schema's pattern has
+    already kept the month within 1..12 and the day within 1..31."""
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return day <= (29 if leap else 28)
+    return day <= 30 or month not in (4, 6, 9, 11)
 
 
 RULES: dict[str, list[RuleCheck]] = {

@@ -61,8 +61,8 @@ class _UnknownType(Exception):
     """A validation request names a type this testee does not know: answered `skipped` (conformance/protocol.md)."""
 
 
-def _validation(given: dict[str, Any]) -> dict[str, Any]:
-    checker = _contract(_OPTIONS["fast"])
+def _validation(given: dict[str, Any], checker: Contract | None = None) -> dict[str, Any]:
+    checker = checker or _contract(_OPTIONS["fast"])
     if given["type_name"] not in checker.type_names:
         raise _UnknownType(f"the type {given['type_name']!r} is not a type of contract {checker.spec.contract_version}")
     outcome = checker.validate_text(given["type_name"], given["json"])
@@ -97,15 +97,18 @@ _KINDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 
 
-def answer(request: dict[str, Any]) -> dict[str, Any]:
-    """One case request → its answer message (result, error or skipped); never raises."""
+def answer(request: dict[str, Any], checker: Contract | None = None) -> dict[str, Any]:
+    """One case request → its answer message (result, error or skipped); never raises. `checker`: the Contract
+    that validates (another spec folder's, e.g. a schema mutant's); the repository's own by default."""
     case_id = request.get("id")
     work = _KINDS.get(str(request.get("kind")))
     if work is None:
         reason = f"the kind {request.get('kind')!r} is not implemented"
         return {"type": "skipped", "id": case_id, "reason": reason}
     try:
-        return {"type": "result", "id": case_id, "result": work(request["input"])}
+        given = request["input"]
+        result = _validation(given, checker) if work is _validation else work(given)
+        return {"type": "result", "id": case_id, "result": result}
     except ScheduleError as error:
         return {"type": "error", "id": case_id, "rule": error.rule, "message": error.message}
     except _UnknownType as error:

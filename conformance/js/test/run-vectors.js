@@ -165,6 +165,23 @@ for (const f of yamlFiles(VECTORS)) {
   }
 }
 
+// Texts no vector file can carry (vector files are UTF-8): a lone surrogate written as the code point itself, not as
+// an escape, is refused as wire.json-syntax at $ (spec/validation.md, "A lone surrogate however it is written").
+const RAW_LONE_SURROGATES = ['"\ud800"', '{"a\udc00": 1}', '["ok", "x\ud83d"]'];
+if (!filters.length) {
+  counts.validation ||= { passed: 0, failed: 0 };
+  RAW_LONE_SURROGATES.forEach((text, k) => {
+    const ans = answer("validation", { type_name: "ObserveFrame", json: `{"seq": 0, "inputs": ${text}}` });
+    const refused = ans.type === "result" && ans.result.valid === false &&
+      ans.result.errors.some((e) => e.path === "$" && e.rule === "wire.json-syntax");
+    if (refused) counts.validation.passed++;
+    else {
+      counts.validation.failed++;
+      failures.push({ id: `raw-lone-surrogate-${k}`, file: "(in this file)", group: "-", why: toJsonLine(ans) });
+    }
+  });
+}
+
 let passed = 0;
 let failed = 0;
 for (const [kind, { passed: p, failed: q }] of Object.entries(counts)) {

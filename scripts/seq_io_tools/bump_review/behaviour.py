@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.json_values import json_equal
 from seq_io_ref.wire import parse_json_text
 
 from seq_io_tools import vectors

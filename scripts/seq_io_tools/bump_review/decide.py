@@ -24,7 +24,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
-from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.json_values import json_equal
 from seq_io_ref.spec_data import SpecData
 
 from seq_io_tools.bump_review import regex_language

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from seq_io_ref.beyond_schema import json_equal
+from seq_io_ref.json_values import json_equal
 from seq_io_ref.rule_ids import x_rules
 from seq_io_ref.spec_data import SpecData
 from seq_io_ref.wire import parse_json_text

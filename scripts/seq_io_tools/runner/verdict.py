@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from seq_io_ref.beyond_schema import json_equal
 from seq_io_ref.issues import format_path
+from seq_io_ref.json_values import json_equal
 
 from seq_io_tools.runner.protocol import Printed
 
