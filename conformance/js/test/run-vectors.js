@@ -173,7 +173,7 @@ if (!filters.length) {
   RAW_LONE_SURROGATES.forEach((text, k) => {
     const ans = answer("validation", { type_name: "ObserveFrame", json: `{"seq": 0, "inputs": ${text}}` });
     const refused = ans.type === "result" && ans.result.valid === false &&
-      ans.result.errors.some((e) => e.path === "$" && e.rule === "wire.json-syntax");
+      /** @type {{path: string, rule: string}[]} */ (ans.result.errors).some((e) => e.path === "$" && e.rule === "wire.json-syntax");
     if (refused) counts.validation.passed++;
     else {
       counts.validation.failed++;
