@@ -172,6 +172,7 @@ PROSE_0_5_25 = {
     ("edited", "§ Normalization"), ("removed", "§ Differences from sequence-base 0.4.26"),
     ("added", "§ Where the generated models are looser than the schema"),
     ("added", "§ Differences from sequence-base 0.4.28"), ("added", "§ Limits"), ("added", "§ Writing an instance"),
+    ("added", "§ Where the schema bounds come from"), ("added", "§ Which refusals an implementation reports"),
 }
 """The sections of validation.md whose prose moved from 0.5.23 to 0.5.25 (the rule rows apart)."""
 

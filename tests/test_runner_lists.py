@@ -149,4 +149,4 @@ def test_the_real_suite_explains_rows_of_ids(capsys: pytest.CaptureFixture[str])
     err = capsys.readouterr().err
     assert "--id 'rows-of-*' matches no case id" in err
     assert "did you mean --id 'rows-*' (ids of conformance/vectors/rows-of/rows-of.yaml)" in err
-    assert "rows-of/: rows-" in err and "validation/: val-act-request-," in err
+    assert "rows-of/: rows-" in err and "validation/: val-act-request-edge-, val-act-request-," in err

@@ -1,5 +1,6 @@
 """A version's contract.json and schemas → each place where a limit and the schema that should carry it
-disagree: an `x-limits` annotation (`{"maxItems": "MAX_WINDOW"}`) whose keyword's value is not the constant's, a
+disagree: an `x-limits` annotation (`{"maxItems": "MAX_WINDOW"}`, `{"minimum": "-MAX_SAFE_INTEGER"}` for the
+negative; the notation of `seq_io_tools.schema_limits`) whose keyword's value is not the constant's, a
 constant it names that contract.json lacks, and an integer whose bounds exceed ±MAX_SAFE_INTEGER.
 
 WHY: a limit lives once, in contract.json, and a schema that enforces it says which one with `x-limits`; when
@@ -14,6 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from seq_io_ref.spec_data import SpecData
+
+from seq_io_tools.schema_limits import LimitError, limit_value
 
 SAFE = "MAX_SAFE_INTEGER"
 
@@ -50,12 +53,15 @@ def disagreements(spec: SpecData) -> list[str]:
             where = f"{title}.json#{pointer or '/'}"
             marked = node.get("x-limits")
             for keyword, name in (marked.items() if isinstance(marked, dict) else []):
-                if name not in limits:
+                try:
+                    expected = limit_value(str(name), limits)
+                except LimitError:
                     found.append(f"{where}: `x-limits` ties `{keyword}` to {name}, which contract.json does not "
                                  "define")
-                elif node.get(keyword) != limits[name]:
+                    continue
+                if node.get(keyword) != expected:
                     found.append(f"{where}: `{keyword}` is {node.get(keyword)} but contract.json's {name} is "
-                                 f"{limits[name]}")
+                                 f"{expected}")
             if _is_integer(node) and isinstance(safe, int) and isinstance(node.get("enum"), list):
                 beyond = [v for v in node["enum"] if isinstance(v, int) and abs(v) > safe]
                 if beyond:
