@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from seq_io_ref.spec_data import load_spec
-from seq_io_tools.runner import StdioTestee, run_cases, run_in_process
-from seq_io_tools.runner_compare import KINDS, SuiteCase, load_cases, select
-from seq_io_tools.runner_protocol import Broken
-from seq_io_tools.runner_reports import Report
+from seq_io_tools.runner.kinds import KINDS
+from seq_io_tools.runner.protocol import Broken
+from seq_io_tools.runner.reports import Report
+from seq_io_tools.runner.run import StdioTestee, run_cases, run_in_process
+from seq_io_tools.runner.suite import SuiteCase, load_cases, select
 
 REFERENCE = f"{shlex.quote(sys.executable)} -m seq_io_tools.reference_testee"
 

@@ -22,11 +22,14 @@ from xml.etree import ElementTree
 import pytest
 from jsonschema import Draft202012Validator
 from seq_io_ref.spec_data import load_spec
-from seq_io_tools import reference_cases, runner, runner_xfail, validation_cases
-from seq_io_tools.runner_compare import SuiteCase, Verdict, compare, load_cases, request, select
-from seq_io_tools.runner_protocol import Traffic
-from seq_io_tools.runner_reports import Report, as_json, junit, summary, tap
-from seq_io_tools.runner_xfail import Entry, ExpectedFailures
+from seq_io_tools import reference_cases, reference_testee, runner, validation_cases
+from seq_io_tools.runner import run, xfail
+from seq_io_tools.runner.compare import compare, request
+from seq_io_tools.runner.protocol import Traffic
+from seq_io_tools.runner.reports import Report, as_json, junit, summary, tap
+from seq_io_tools.runner.suite import SuiteCase, load_cases, select
+from seq_io_tools.runner.verdict import Verdict
+from seq_io_tools.runner.xfail import Entry, ExpectedFailures
 from seq_io_tools.vectors import CONFORMANCE, Case
 
 FAKES = Path(__file__).parent / "fake_testees"
@@ -85,10 +88,10 @@ def run_fake(suite_dir: Path, argv: list[str], *, timeout: float = 5.0, start_ti
     """(report, seconds taken, sessions started) of the small suite through a fake testee."""
     cases, problems = load_cases(suite_dir)
     assert not problems, problems
-    testee = runner.StdioTestee(argv, load_spec().contract_version, timeout=timeout,
+    testee = run.StdioTestee(argv, load_spec().contract_version, timeout=timeout,
                                 start_timeout=start_timeout, shutdown_grace=grace)
     began = time.monotonic()
-    report = runner.run_cases(cases, testee, expected, command=argv)
+    report = run.run_cases(cases, testee, expected, command=argv)
     return report, time.monotonic() - began, testee.starts
 
 
@@ -241,8 +244,8 @@ def test_kinds_the_testee_does_not_list_are_skipped_and_fail_unless_listed(suite
 def test_validate_traffic_catches_a_result_of_the_wrong_shape(suite_dir: Path) -> None:
     cases = load_cases(suite_dir)[0]
     argv = fake("echo", "--bad-shape", "fake-0002")
-    testee = runner.StdioTestee(argv, load_spec().contract_version, traffic=Traffic())
-    report = runner.run_cases(cases, testee, traffic=Traffic())
+    testee = run.StdioTestee(argv, load_spec().contract_version, traffic=Traffic())
+    report = run.run_cases(cases, testee, traffic=Traffic())
     detail = by_id(report)["fake-0002"].verdict.detail
     assert "protocol/result-rows_of.schema.json" in detail and "$.rows" in detail
     assert report.passed == 4
@@ -289,9 +292,9 @@ def test_fix_rewrites_the_list_then_the_run_passes(suite_dir: Path, tmp_path: Pa
     assert "wrote" in capsys.readouterr().out
     rewritten = json.loads(listed.read_text())
     assert rewritten == {"description": "the echo fake", "entries": [
-        {"id": "fake-0002", "reason": runner_xfail.NEW_REASON},
+        {"id": "fake-0002", "reason": xfail.NEW_REASON},
         {"id": "fake-0003", "reason": "keep this reason", "error": "rows_of.mixed"},
-        {"id": "fake-0004", "reason": runner_xfail.NEW_REASON}]}
+        {"id": "fake-0004", "reason": xfail.NEW_REASON}]}
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed))) == 0
     assert closing_line(capsys.readouterr().out) == (2, 0)
 
@@ -301,9 +304,9 @@ def test_fix_creates_a_missing_list_that_validates(suite_dir: Path, tmp_path: Pa
     listed = tmp_path / "lists" / "new.json"
     argv = fake("echo", "--wrong", "fake-0001")
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 1
-    loaded = runner_xfail.load(listed)
+    loaded = xfail.load(listed)
     assert list(loaded.entries) == ["fake-0001"]
-    assert (listed.parent / loaded.header["$schema"]).resolve() == runner_xfail.XFAIL_SCHEMA.resolve()
+    assert (listed.parent / loaded.header["$schema"]).resolve() == xfail.XFAIL_SCHEMA.resolve()
     capsys.readouterr()
 
 
@@ -510,7 +513,7 @@ def real_cases() -> list[SuiteCase]:
 
 @pytest.fixture(scope="module")
 def in_process(real_cases: list[SuiteCase]) -> Report:
-    return runner.run_in_process(real_cases, validate_traffic=True)
+    return run.run_in_process(real_cases, validate_traffic=True)
 
 
 def test_in_process_judges_every_case_like_the_vector_judges(in_process: Report) -> None:
@@ -518,7 +521,7 @@ def test_in_process_judges_every_case_like_the_vector_judges(in_process: Report)
     case, whatever the reference's current state: a disagreement is a bug of one of the comparisons."""
     report = in_process
     assert_valid_report(report)
-    contract = runner.reference_testee._contract(False)
+    contract = reference_testee._contract(False)
     for record in report.records:
         case = record.case
         if case.kind == "validation":
@@ -534,8 +537,8 @@ def test_in_process_judges_every_case_like_the_vector_judges(in_process: Report)
 def test_the_reference_testee_over_stdio_agrees_with_in_process(real_cases: list[SuiteCase],
                                                                  in_process: Report) -> None:
     argv = [sys.executable, "-m", "seq_io_tools.reference_testee"]
-    testee = runner.StdioTestee(argv, load_spec().contract_version, traffic=Traffic())
-    report = runner.run_cases(real_cases, testee, traffic=Traffic(), command=argv)
+    testee = run.StdioTestee(argv, load_spec().contract_version, traffic=Traffic())
+    report = run.run_cases(real_cases, testee, traffic=Traffic(), command=argv)
     assert testee.starts == 1 and not report.problems
     assert [(r.case.id, r.verdict.status, r.verdict.detail) for r in report.records] == \
         [(r.case.id, r.verdict.status, r.verdict.detail) for r in in_process.records]

@@ -3,14 +3,15 @@ fail with a diff a person can act on.
 
 WHY it is this thin: the conversions between the vectors' JSON forms and the reference API live once, in
 `reference_testee.answer`, and the comparison rules (conformance/protocol.md) live once, in
-`runner_compare.compare`; judging a case in process is those two steps without a process between them. Used by
+`runner.compare.compare`; judging a case in process is those two steps without a process between them. Used by
 tests/test_reference_vectors.py (one test per case) and by the mutation score, which judges mutants this way.
 """
 
 from __future__ import annotations
 
 from seq_io_tools.reference_testee import answer
-from seq_io_tools.runner_compare import SuiteCase, compare, request
+from seq_io_tools.runner.compare import compare, request
+from seq_io_tools.runner.suite import SuiteCase
 from seq_io_tools.validation_cases import CaseResult
 from seq_io_tools.vectors import Case
 

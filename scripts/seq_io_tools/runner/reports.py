@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree
 
-from seq_io_tools.runner_compare import ABSENT, KINDS, Difference, SuiteCase, Verdict, show
-from seq_io_tools.runner_protocol import PROTOCOL, Printed
-from seq_io_tools.runner_xfail import Entry
+from seq_io_tools.runner.kinds import KINDS
+from seq_io_tools.runner.protocol import PROTOCOL, Printed
+from seq_io_tools.runner.suite import SuiteCase
+from seq_io_tools.runner.verdict import ABSENT, Difference, Verdict, show
+from seq_io_tools.runner.xfail import Entry
 
 OUTCOMES = ("pass", "fail", "xfail", "xpass", "skip", "error")
 REPORT_VERSION = 1

@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from seq_io_ref.issues import format_path
 from seq_io_ref.wire import parse_json_text
 
-from seq_io_tools.runner_compare import Verdict
+from seq_io_tools.runner.verdict import Verdict
 from seq_io_tools.vectors import CONFORMANCE
 
 XFAIL_SCHEMA = CONFORMANCE / "schema" / "xfail.schema.json"

@@ -10,7 +10,7 @@ WHY it is shaped this way:
   with the children that hold its pipes.
 - Only what keeps the conversation in step is checked here (a JSON object per line, a known `type`, the right
   `id`, the handshake's versions): a violation means the next line can no longer be trusted, so the caller
-  kills and restarts. Whether an answer is *right* is `runner_compare`'s business; the JSON Schemas of every
+  kills and restarts. Whether an answer is *right* is `compare`'s (and `kinds`') business; the JSON Schemas of every
   message (conformance/protocol/) are applied on request by `Traffic`.
 """
 

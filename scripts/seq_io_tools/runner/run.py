@@ -1,0 +1,168 @@
+"""The run loop: the selected cases → one request each to a testee (a child process speaking
+the testee protocol v1, conformance/protocol.md; or the Python reference in process) → verdicts → judged
+against an expected-failure list → summary, JUnit, TAP and JSON reports → exit code 0 only when every case is
+acceptable.
+
+WHY it is shaped this way: one loop (`run_cases`) serves both testees, so the in-process fast path used by our
+own tests judges exactly as the stdio run does, and the stdio details (timeouts, restarts) stay in
+`StdioTestee`. A testee that crashes, hangs, prints garbage or answers another id fails that one case (with
+what it printed) and is restarted for the next; a testee that cannot be (re)started or is refused at the
+handshake ends the run, and every case not run is recorded as an error, because a conformance run must never
+hang or quietly shrink. Request inputs come from the vector files unchanged (compare.request).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from seq_io_ref.spec_data import REPO_ROOT, load_spec
+
+from seq_io_tools import reference_testee
+from seq_io_tools.runner import protocol, xfail
+from seq_io_tools.runner.compare import compare, request
+from seq_io_tools.runner.protocol import Broken, Hello, Session, Traffic, envelope_problem
+from seq_io_tools.runner.reports import Problem, Record, Report
+from seq_io_tools.runner.suite import SuiteCase
+from seq_io_tools.runner.verdict import Verdict
+from seq_io_tools.runner.xfail import ExpectedFailures
+
+DEFAULT_TIMEOUT = 10.0
+START_TIMEOUT = 30.0
+SHUTDOWN_GRACE = 5.0
+
+
+class Testee(Protocol):
+    """What answers case requests: `hello` starts it when needed (`Broken` when it cannot be used)."""
+
+    def hello(self) -> Hello: ...
+
+    def ask(self, message: dict[str, Any]) -> dict[str, Any]: ...
+
+    def close(self) -> list[str]: ...
+
+
+class StdioTestee:
+    """A child process per session, restarted after any failure that breaks the conversation."""
+
+    def __init__(self, argv: list[str], contract_version: str, *, timeout: float = DEFAULT_TIMEOUT,
+                 start_timeout: float = START_TIMEOUT, shutdown_grace: float = SHUTDOWN_GRACE,
+                 traffic: Traffic | None = None) -> None:
+        self.argv, self.contract_version, self.traffic = argv, contract_version, traffic
+        self.timeout, self.start_timeout, self.shutdown_grace = timeout, start_timeout, shutdown_grace
+        self._session: Session | None = None
+        self._hello: Hello | None = None
+        self.starts = 0
+
+    def hello(self) -> Hello:
+        if self._session is None or self._hello is None:
+            self.starts += 1
+            session = Session(self.argv, REPO_ROOT)
+            try:
+                self._hello, message = session.handshake(self.contract_version, self.start_timeout)
+                problems = self.traffic.problems("testee-hello", message) if self.traffic else []
+                if problems:
+                    raise Broken(f"handshake refused: {problems[0]}", session.printed())
+            except Broken:
+                session.kill()
+                raise
+            self._session = session
+        return self._hello
+
+    def ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        assert self._session is not None, "hello() starts the session"
+        try:
+            return self._session.exchange(message, self.timeout)
+        except Broken:
+            self._session.kill()
+            self._session = None
+            raise
+
+    def close(self) -> list[str]:
+        session, self._session = self._session, None
+        return session.close(self.shutdown_grace) if session is not None else []
+
+
+class InProcessTestee:
+    """The Python reference called directly: the same requests and answers, no process and no pipes."""
+
+    def hello(self) -> Hello:
+        return Hello(reference_testee.NAME, reference_testee.version(), reference_testee.KINDS)
+
+    def ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        answer = reference_testee.answer(message)
+        problem = envelope_problem(answer, message["id"])
+        if problem is not None:
+            raise Broken(problem)
+        return answer
+
+    def close(self) -> list[str]:
+        return []
+
+
+def _one(case: SuiteCase, testee: Testee, traffic: Traffic | None) -> Verdict:
+    """Ask the testee one case and judge the answer; `Broken` only when no testee can be started."""
+    hello = testee.hello()
+    if case.kind not in hello.kinds:
+        return Verdict("skip", f"kind not supported: the testee does not list {case.kind!r} in its hello")
+    message = request(case)
+    try:
+        protocol.encode(message)
+    except ValueError as error:
+        return Verdict("error", f"the vector holds a value JSON cannot carry, so it cannot be sent: {error}")
+    problems = traffic.problems("case", message) if traffic else []
+    if problems:
+        return Verdict("error", f"the runner's request breaks the protocol: {problems[0]}")
+    try:
+        answer = testee.ask(message)
+    except Broken as broken:
+        return Verdict("fail", broken.detail, printed=broken.printed)
+    problems = traffic.answer_problems(case.kind, answer) if traffic else []
+    if problems:
+        return Verdict("fail", f"the answer breaks the protocol: {problems[0]}", rule=answer.get("rule"))
+    return compare(case, answer)
+
+
+def run_cases(cases: Sequence[SuiteCase], testee: Testee, expected: ExpectedFailures | None = None, *,
+              traffic: Traffic | None = None, command: list[str] | None = None,
+              expected_failures: str | None = None) -> Report:
+    """Every case through `testee`, one at a time, judged against `expected` (the expected-failure list)."""
+    expected = expected or ExpectedFailures()
+    started = time.monotonic()
+    report = Report(load_spec().contract_version, command, None, (), expected_failures)
+    unusable: Broken | None = None
+    hello: Hello | None = None
+    if cases:
+        try:  # started before the first case, so that no case's time includes the start-up
+            hello = testee.hello()
+        except Broken as broken:
+            unusable = broken
+    for index, case in enumerate(cases):
+        begun = time.monotonic()
+        if unusable is None:
+            try:
+                verdict = _one(case, testee, traffic)
+            except Broken as broken:
+                unusable = broken
+                verdict = Verdict("error", f"no testee to ask: {broken.detail}", printed=broken.printed)
+        else:  # the testee's output is shown once, on the first case it could not run
+            verdict = Verdict("error", f"not run: no testee to ask ({unusable.detail})",
+                              printed=unusable.printed if index == 0 else None)
+        entry = expected.entries.get(case.id)
+        outcome, ok, note = xfail.outcome(verdict, entry)
+        report.records.append(Record(case, verdict, outcome, ok, note, entry, time.monotonic() - begun))
+    if hello is not None:
+        report.implementation, report.kinds = (hello.name, hello.version), hello.kinds
+    report.problems += [Problem("session", text) for text in testee.close()]
+    if not cases:
+        report.problems.append(Problem("suite", "no case was selected: check the filters (--id, --group, "
+                                                "--tag, --kind) and the vectors folder"))
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def run_in_process(cases: Sequence[SuiteCase], expected: ExpectedFailures | None = None, *,
+                   validate_traffic: bool = False) -> Report:
+    """The fast path: the same loop, requests and comparison, answered by the reference without a process."""
+    return run_cases(cases, InProcessTestee(), expected, traffic=Traffic() if validate_traffic else None)
