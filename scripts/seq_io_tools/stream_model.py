@@ -277,15 +277,24 @@ class Model:
             raise Refused("stream.act-waiting")
         if t <= e.last_act:
             raise Refused("stream.act-not-after-previous", last_act=e.last_act)
-        need = needed(self.s, t, e.last_act)
-        if len(need) > self.limits["MAX_STREAM_FRAMES"]:
+        if self.too_many(t, e.last_act) or len(needed(self.s, t, e.last_act)) > self.limits["MAX_STREAM_FRAMES"]:
             raise Refused("stream.act-over-limit", limit="MAX_STREAM_FRAMES")
+        need = needed(self.s, t, e.last_act)
         e.seen = self.clock
         self.episodes[episode_id] = e
         if all(n in e.acc for n in need):
             return {"handed": self.hand_over(e, t, body["inputs"]), "at": index}
         e.waiting = {"t": t, "inputs": body["inputs"], "deadline": self.clock + WAIT_S, "index": index}
         return None
+
+    def too_many(self, t: int, t_prev: int) -> bool:
+        """One fed key or the whole `every` alone reads more than the limit before t: so does the act. Only so
+        can a brute force refuse an act at 2^53 - 1 without listing its steps (spec/stream.md STR-ACT-BOUND)."""
+        s = self.s
+        if s is None:
+            return False
+        periods = [*s.fed.values(), *([s.every] if s.whole and s.every else [])]
+        return any((t - t_prev - 1) // k > self.limits["MAX_STREAM_FRAMES"] for k in periods)
 
     def hand_over(self, e: Episode, t: int, own: Any) -> Any:
         if self.s is None:
