@@ -65,6 +65,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check reference scripts tests
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
+	$(BIN)/python scripts/gen_stream_vectors.py --check
 	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules
 
 ## Every normative rule of spec/schedule.md and the number of vector cases that exercise it.
