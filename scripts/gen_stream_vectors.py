@@ -20,7 +20,6 @@ import json
 import random
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from seq_io_tools.stream_model import play
@@ -211,11 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text(text, encoding="utf-8")
         ledger = read_ledger()
         fresh = [f"{PREFIX}-{seed:04d}" for seed in seeds if f"{PREFIX}-{seed:04d}" not in ledger]
-        with Path(LEDGER).open("a", encoding="utf-8") as handle:
+        with LEDGER.open("a", encoding="utf-8") as handle:
             handle.writelines(f"{case_id}\n" for case_id in fresh)
         print(f"wrote {path} ({len(text) // 1024} KiB, {len(seeds)} scenarios)")
-    for path in stale:
-        print(f"{path} is not what scripts/gen_stream_vectors.py generates: run it (without --check)", file=sys.stderr)
+    for name in stale:
+        print(f"{name} is not what scripts/gen_stream_vectors.py generates: run it (without --check)", file=sys.stderr)
     return 1 if stale else 0
 
 
