@@ -33,9 +33,15 @@ conformance: $(STAMP)
 		--junit $(REPORTS)/python/junit.xml --tap $(REPORTS)/python/results.tap --json $(REPORTS)/python/report.json
 
 ## The same suite against the clean-room JavaScript implementation (conformance/js).
+## TODO(issue 9, JS stream keeper): the JavaScript implementation of the `stream` kind (spec/stream.md) is being
+## written clean-room from spec/stream.md and conformance/vectors/stream/ alone, by another engineer. Until it
+## exists, conformance/js does not list `stream` in its kinds, so its self-check runs the other vector folders
+## only and the runner is limited to the other kinds (--kind). When it lands, drop JS_KINDS and JS_FOLDERS.
+JS_FOLDERS := validation/ schedule/ envelope/ rows-of/
+JS_KINDS := --kind validation --kind schedule --kind envelope --kind rows_of
 conformance-js: $(STAMP) $(JS_STAMP)
-	cd $(JS) && node test/run-vectors.js
-	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic \
+	cd $(JS) && node test/run-vectors.js $(JS_FOLDERS)
+	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic $(JS_KINDS) \
 		--junit $(REPORTS)/js/junit.xml --tap $(REPORTS)/js/results.tap --json $(REPORTS)/js/report.json
 
 ## Rewrite conformance/vectors.json, the JSON bundle of every YAML vector file.
@@ -59,6 +65,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check reference scripts tests package hatch_build.py
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
+	$(BIN)/python scripts/gen_stream_vectors.py --check
 	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules
 
 ## Every normative rule of spec/schedule.md and the number of vector cases that exercise it.
@@ -95,14 +102,16 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_validation.py
 	$(BIN)/python scripts/bench_hostile.py
 	$(BIN)/python scripts/bench_schedule.py
+	$(BIN)/python scripts/bench_stream.py
 
 ## Cases per second through the stdio protocol, for the Python reference and the JavaScript implementation.
 bench-runner: $(STAMP) $(JS_STAMP)
 	$(BIN)/python scripts/bench_runner.py --impl "node $(JS)/src/testee.js"
 
-## The schedule differential test against sequence-base 0.4.28 with 10,000 examples.
+## The schedule differential test against sequence-base 0.4.28, and the stream keeper against its brute-force
+## model, with 10,000 examples each.
 fuzz: $(STAMP)
-	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py
+	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py tests/test_keeper_property.py
 
 ## Mutation scores of reference/seq_io_ref/schedule.py and beyond_schema.py against the vectors alone (mutmut).
 mutation: $(STAMP)

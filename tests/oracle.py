@@ -1,7 +1,7 @@
 """The independent oracle: (type name, JSON text) → what sequence-base 0.4.28 decides. Tests only.
 
-sequence-base is installed as a test-only dependency and never imported by the package. Each of our 22 types
-maps to the upstream class (or, for the enums and flags, a pydantic TypeAdapter of the upstream type); the
+sequence-base is installed as a test-only dependency and never imported by the package. Each of our types that
+upstream has maps to the upstream class (or, for the enums and flags, a pydantic TypeAdapter of the upstream type); the
 text is validated with pydantic's JSON reader, exactly as a worker running sequence-base would read a body.
 """
 
@@ -31,6 +31,12 @@ def _upstream_types() -> dict[str, Any]:
         "Embodiment": io.Embodiment, "SecretRef": SecretRef, "InferParam": deployments.InferParam,
         "SeqFlags": flags.SeqFlags,
     }
+
+
+NOT_UPSTREAM = {
+    "StreamError": "the error body of spec/stream.md § 10, decided by this package; upstream has no such model",
+}
+"""Our types upstream has no counterpart of, with the reason: no oracle can judge their vectors."""
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,8 @@ SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
      [("(wire)", "rule-changed", "$", B, B)]),
     ("DeploymentPolicy.param-name tests the key as sent, Unicode 14.0 (AMBIGUITIES.md A3)",
      [("DeploymentPolicy", "rule-changed", "$", B, B)]),
+    ("StreamError: the error body of the observation stream (spec/stream.md § 10)",
+     [("StreamError", "type-added", "$", C, C)]),
     ("the contract limits MAX_JSON_DEPTH and MAX_INTEGER_DIGITS (wire.too-deep, wire.integer-too-long; issue 12)",
      [("(wire)", "rule-added", "$", False, True),
       *(("(contract.json)", "constant-added", f"$.limits.{name}", C, C)
@@ -201,7 +203,7 @@ def test_the_rows_outside_this_spec_are_not_part_of_it(
 
 def test_the_schedule_vector_kinds_are_new_in_the_working_tree() -> None:
     kinds = behaviour.compare(load_folder(OLD, "spec/releases/0.5.23"), working_tree()).kinds_on_one_side
-    assert set(kinds) <= {"schedule", "envelope", "rows_of"}
+    assert set(kinds) <= {"schedule", "envelope", "rows_of", "stream"}
     assert all(text.endswith("only in working tree") for text in kinds.values())
 
 

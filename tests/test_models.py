@@ -27,6 +27,8 @@ LOOSER_BY_DESIGN: dict[str, str] = {
     "DeploymentPolicy.model-name": "`not` patterns are dropped",
     "ObservationContract.robot-arm-camera": "the `allOf` restriction of a nested Camera is dropped",
     "InferParam.bounds-need-numeric-type": "`if`/`then` is dropped",
+    "StreamError.reason-fixes-code": "`if`/`then` is dropped",
+    "StreamError.reason-details": "`if`/`then` is dropped",
     "uniqueItems": "dropped (distinct offsets, distinct model names)",
     "maxProperties": "dropped (MAX_STREAMS, params count)",
     "enum": "an explicit null passes for optional fields that are not nullable (unit, pad, ...)",

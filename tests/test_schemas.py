@@ -16,7 +16,8 @@ from seq_io_tools import schema_limits
 SPEC = load_spec()
 TYPES = ["Stream", "Camera", "Observations", "Actions", "Tensors", "Episodes", "ObserveFrame", "ObserveRequest",
          "ObserveResponse", "ActRequest", "ActResponse", "Timeouts", "DeploymentPolicy", "ConnectResponse", "Lease",
-         "ActionSpace", "ActionContract", "ObservationContract", "Embodiment", "SecretRef", "InferParam", "SeqFlags"]
+         "ActionSpace", "ActionContract", "ObservationContract", "Embodiment", "SecretRef", "InferParam", "SeqFlags",
+         "StreamError"]
 
 
 def subschemas(node: Any, *, into_rules: bool = True) -> list[dict[str, Any]]:
@@ -34,7 +35,7 @@ def subschemas(node: Any, *, into_rules: bool = True) -> list[dict[str, Any]]:
     return found
 
 
-def test_exactly_the_22_types() -> None:
+def test_exactly_the_23_types() -> None:
     assert sorted(SPEC.schemas) == sorted(TYPES)
     assert {p.stem for p in (SPEC.root / "schemas").glob("*.json")} == set(TYPES)
 

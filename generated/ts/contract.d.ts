@@ -22,6 +22,7 @@ export interface ContractTypes {
     SecretRef?:           SecretRef;
     SeqFlags?:            number;
     Stream?:              Stream;
+    StreamError?:         StreamError;
     Tensors?:             Tensors;
     Timeouts?:            Timeouts;
 }
@@ -502,6 +503,82 @@ export interface ObserveResponse {
      */
     through: number;
 }
+
+/**
+ * The JSON body of a refused POST /observe, and of a POST /act refused or failed on the
+ * observation stream (spec/stream.md § 10). `details.reason` names the refusal: the stream
+ * error id without its `stream.` prefix, `-` written `_`, so the contract's two codes
+ * appear as they are (frames_missing, frames_over_limit).
+ */
+export interface StreamError {
+    error: Error;
+}
+
+/**
+ * Each reason has one HTTP status, so one code (spec/stream.md § 10).
+ *
+ * The details a reason carries: issues for invalid_body, missing for frames_missing, limit
+ * for the two over-limit reasons (MAX_STREAM_FRAMES for act_over_limit), last_act for
+ * act_not_after_previous.
+ */
+export interface Error {
+    /**
+     * The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict,
+     * 410 gone, 413 payload_too_large.
+     */
+    code:    Code;
+    details: Details;
+    /**
+     * A plain sentence for a person; never compared by a program.
+     */
+    message: string;
+}
+
+/**
+ * The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict,
+ * 410 gone, 413 payload_too_large.
+ */
+export type Code = "invalid_request" | "conflict" | "gone" | "payload_too_large";
+
+export interface Details {
+    /**
+     * invalid_body: the refusals of spec/validation.md, each a JSON path and a rule id.
+     */
+    issues?: Issue[];
+    /**
+     * act_not_after_previous: the number of the episode's last act that was handed over.
+     */
+    last_act?: number;
+    /**
+     * frames_over_limit and act_over_limit: the name of the limit (spec/contract.json).
+     */
+    limit?: Limit;
+    /**
+     * frames_missing: the needed numbers neither held nor declared skipped when the wait ran
+     * out, ascending.
+     */
+    missing?: [number, ...number[]];
+    /**
+     * Which refusal of spec/stream.md this is.
+     */
+    reason: Reason;
+}
+
+export interface Issue {
+    message?: string;
+    path:     string;
+    rule:     string;
+}
+
+/**
+ * frames_over_limit and act_over_limit: the name of the limit (spec/contract.json).
+ */
+export type Limit = "MAX_STREAM_FRAMES" | "MAX_STREAM_BYTES" | "MAX_WORKER_STREAM_BYTES";
+
+/**
+ * Which refusal of spec/stream.md this is.
+ */
+export type Reason = "invalid_body" | "invalid_skipped" | "seq_required" | "episode_required" | "act_not_after_previous" | "act_waiting" | "frames_missing" | "episode_ended" | "frames_over_limit" | "act_over_limit";
 
 /**
  * Timeouts of a deployment, in seconds.

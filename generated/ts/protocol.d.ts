@@ -8,6 +8,7 @@ export interface ProtocolTypes {
     RowsOfResult?:     RowsOfResult;
     RunnerHello?:      RunnerHello;
     ScheduleResult?:   ScheduleResult;
+    StreamResult?:     StreamResult;
     TesteeHello?:      TesteeHello;
     ValidationResult?: ValidationResult;
 }
@@ -46,7 +47,7 @@ export interface CaseRequest {
     [property: string]: unknown;
 }
 
-export type Kind = "validation" | "schedule" | "envelope" | "rows_of";
+export type Kind = "validation" | "schedule" | "envelope" | "rows_of" | "stream";
 
 export type CaseRequestType = "case";
 
@@ -131,6 +132,44 @@ export interface ReadsPast {
     schedule:    boolean;
     [property: string]: unknown;
 }
+
+/**
+ * `result` of an answer to a stream case: one outcome per operation, in the operations'
+ * order (conformance/protocol.md, kind stream). Members not named here are ignored.
+ */
+export interface StreamResult {
+    outcomes: Outcome[];
+    [property: string]: unknown;
+}
+
+/**
+ * An accepted post: through after it (STR-POST-ANSWER).
+ *
+ * An act handed over: the value the policy is handed, and the index of the operation during
+ * which it was.
+ *
+ * A refusal or a failure: the error id and its status, with missing, limit and last_act
+ * when the error carries them; an act's also carries at.
+ *
+ * An act still waiting when the scenario ends.
+ *
+ * An advance: the episodes it ended, sorted by code point.
+ */
+export interface Outcome {
+    through?:  number;
+    at?:       number;
+    handed?:   unknown;
+    error?:    string;
+    last_act?: number;
+    limit?:    Limit;
+    missing?:  number[];
+    status?:   number;
+    waiting?:  boolean;
+    ended?:    string[];
+    [property: string]: unknown;
+}
+
+export type Limit = "MAX_STREAM_FRAMES" | "MAX_STREAM_BYTES" | "MAX_WORKER_STREAM_BYTES";
 
 /**
  * The testee's first line (conformance/protocol.md, Handshake). The runner refuses a testee

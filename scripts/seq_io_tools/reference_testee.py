@@ -1,13 +1,14 @@
 """The Python reference as a testee: protocol v1 requests on stdin → seq_io_ref (validation, schedule,
-envelope, rows_of) → one answer line per request on stdout. `answer(request)` is the same work without the
-pipes; the runner's in-process fast path calls it directly.
+envelope, rows_of, the stream keeper) → one answer line per request on stdout. `answer(request)` is the same work
+without the pipes; the runner's in-process fast path calls it directly.
 
 WHY it is shaped this way: the reference must pass the suite through the very protocol every other language
 uses, so that a failure of another implementation is never the runner's or the protocol's fault. The
 conversions between the protocol's JSON forms and the reference API's (lists ↔ tuples, frame names "5" → step
-5) happen here, at the boundary, as spec/schedule.md describes them. A refusal of the spec is an `error`
-answer with its rule id; anything else that goes wrong inside is answered as `testee.internal-error` (with
-the traceback on stderr), so one bug fails one case instead of the session.
+5) happen here, at the boundary, as spec/schedule.md describes them, and so does the playing of a stream
+scenario: its operations in order on a virtual clock, each act's outcome written at its own index once decided.
+A refusal of the spec is an `error` answer with its rule id; anything else that goes wrong inside is answered as
+`testee.internal-error` (with the traceback on stderr), so one bug fails one case instead of the session.
 Run: `python -m seq_io_tools.reference_testee`.
 """
 
@@ -24,14 +25,16 @@ from typing import Any, BinaryIO, TextIO
 
 from seq_io_ref import schedule as sch
 from seq_io_ref.envelope import envelope_of_json
+from seq_io_ref.keeper import Keeper, Limits, StreamError
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
 from seq_io_ref.spec_data import SpecError, load_spec
 from seq_io_ref.validation import Contract, contract
+from seq_io_ref.wire import number_value
 
 NAME = "seq-io-ref"
 PROTOCOL = 1
-KINDS = ("validation", "schedule", "envelope", "rows_of")
+KINDS = ("validation", "schedule", "envelope", "rows_of", "stream")
 INTERNAL_ERROR = "testee.internal-error"
 _OPTIONS = {"fast": False}
 
@@ -92,8 +95,52 @@ def _rows_of(given: dict[str, Any]) -> dict[str, Any]:
     return {"rows": rows_of(given["answer"], given["actions"])}
 
 
+def _error_outcome(error: StreamError) -> dict[str, Any]:
+    outcome = {"error": error.rule, "status": error.status}
+    return outcome | {name: error.details[name] for name in ("missing", "limit", "last_act") if name in error.details}
+
+
+def _stream(given: dict[str, Any]) -> dict[str, Any]:
+    """One scenario (conformance/protocol.md, kind stream) → the outcome of each operation, in order."""
+    contract = Limits.of_contract()
+    scaled = given.get("limits") or {}
+    limits = Limits(scaled.get("MAX_STREAM_FRAMES", contract.frames), scaled.get("MAX_STREAM_BYTES", contract.bytes),
+                    scaled.get("MAX_WORKER_STREAM_BYTES", contract.worker_bytes))
+    keeper = Keeper.of(given["declaration"], given.get("rate"), limits=limits, episode_idle=given.get("episode_idle"))
+    clock = 0.0
+    outcomes: list[Any] = []
+    waiting: dict[str, int] = {}  # episode id → index of its act that waits
+    for index, operation in enumerate(given["operations"]):
+        outcome: dict[str, Any] | None = None
+        try:
+            if "advance" in operation:
+                clock += float(operation["advance"])
+                keeper.tick(clock)
+                outcome = {}
+            elif "observe" in operation:
+                outcome = {"through": keeper.post(operation["observe"], clock)}
+            else:
+                acted = keeper.act(operation["act"], clock)
+                if acted.waiting:
+                    waiting[operation["act"]["episode_id"]] = index
+                else:
+                    outcome = {"handed": acted.handed, "at": index}
+        except StreamError as error:
+            outcome = _error_outcome(error) | ({"at": index} if "act" in operation else {})
+        outcomes.append(outcome)
+        events = keeper.take_events()
+        for answer in events.answers:
+            decided = {"handed": answer.handed} if answer.error is None else _error_outcome(answer.error)
+            outcomes[waiting.pop(answer.episode_id)] = decided | {"at": index}
+        if "advance" in operation:
+            outcomes[index] = {"ended": events.ended}
+    for index in waiting.values():
+        outcomes[index] = {"waiting": True}
+    return {"outcomes": outcomes}
+
+
 _KINDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "validation": _validation, "schedule": _schedule, "envelope": _envelope, "rows_of": _rows_of,
+    "validation": _validation, "schedule": _schedule, "envelope": _envelope, "rows_of": _rows_of, "stream": _stream,
 }
 
 
@@ -150,7 +197,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO = sys.stderr) -> int
         if not raw.strip():
             continue
         try:
-            request = json.loads(raw)
+            request = json.loads(raw, parse_float=number_value)  # 1e+23 is the integer 10^23 (spec/validation.md)
         except ValueError:
             return _refuse(stderr, f"a request is not JSON: {raw[:200]!r}")
         is_case = isinstance(request, dict) and request.get("type") == "case"
