@@ -3,7 +3,7 @@
 //
 //   node conformance/js/src/testee.js
 //
-// Kinds: validation, schedule, envelope, rows_of. Logging goes to stderr only.
+// Kinds: validation, schedule, envelope, rows_of, stream. Logging goes to stderr only.
 
 import readline from "node:readline";
 import fs from "node:fs";
