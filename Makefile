@@ -60,6 +60,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check reference scripts tests
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
+	$(BIN)/python scripts/gen_stream_vectors.py --check
 	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules
 
 ## Every normative rule of spec/schedule.md and the number of vector cases that exercise it.
@@ -86,9 +87,10 @@ bench: $(STAMP)
 bench-runner: $(STAMP) $(JS_STAMP)
 	$(BIN)/python scripts/bench_runner.py --impl "node $(JS)/src/testee.js"
 
-## The schedule differential test against sequence-base 0.4.28 with 10,000 examples.
+## The schedule differential test against sequence-base 0.4.28, and the stream keeper against its brute-force
+## model, with 10,000 examples each.
 fuzz: $(STAMP)
-	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py
+	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py tests/test_keeper_property.py
 
 ## Mutation score of reference/seq_io_ref/schedule.py against the vectors alone (target 90 %).
 mutation: $(STAMP)

@@ -11,6 +11,7 @@ exception small.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -57,3 +58,35 @@ def test_brute_force_model_agrees(case: SuiteCase) -> None:
     for index, operation in enumerate(operations):
         difference = first_difference(expected_outcome(index, operation), outcomes[index])
         assert difference is None, f"{case.id} operation {index} ({operation_name(operation)}): {difference}"
+
+
+def _generator() -> Any:
+    import importlib.util
+
+    from seq_io_ref.spec_data import REPO_ROOT
+
+    spec = importlib.util.spec_from_file_location("gen_stream_vectors", REPO_ROOT / "scripts" / "gen_stream_vectors.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_generated_files_are_what_the_generator_writes() -> None:
+    generator = _generator()
+    assert generator.main(["--check"]) == 0
+    seeds = next(iter(generator.FILES.values()))
+    assert generator.file_text(seeds) == generator.file_text(seeds)  # seeded: the same text every run
+
+
+def test_the_drift_check_notices_an_edited_file(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    generator = _generator()
+    (tmp_path / "stream").mkdir()
+    for name, seeds in generator.FILES.items():
+        (tmp_path / "stream" / name).write_text(generator.file_text(seeds), encoding="utf-8")
+    monkeypatch.setattr(generator, "VECTORS_DIR", tmp_path)
+    assert generator.main(["--check"]) == 0
+    first = tmp_path / "stream" / next(iter(generator.FILES))
+    first.write_text(first.read_text(encoding="utf-8").replace('"through": 0', '"through": 1', 1), encoding="utf-8")
+    assert generator.main(["--check"]) == 1
