@@ -5,8 +5,8 @@
 // Why this shape: the page defines the keeper as a pure state machine, so this module reads no clock and does no
 // I/O; the caller passes the clock with every call (`post`, `act`, `tick`) and says which act is which with an opaque
 // `ticket`, so that an HTTP worker, a test double and the conformance testee (src/stream_case.js) drive the same
-// code. Work per frame is O(log n) searches in small sorted structures (src/intervals.js): accounted numbers as runs,
-// held numbers sorted. Everything that expires is kept in insertion-ordered Maps whose order is also the order of
+// code. Work per frame is O(log n) (src/intervals.js): accounted numbers as runs in a skip list, each run counting the
+// held frames inside it, and the held numbers in a min-heap for retention. Everything that expires is kept in insertion-ordered Maps whose order is also the order of
 // the deadlines (readings never decrease, so deadlines and idle ends grow in the order they are set): expiry looks
 // at the head only. A post is checked against the limits on a computed summary of the state it would leave (no copy
 // of the episode), then applied, so a refused post changes nothing (STR-POST-ATOMIC).
@@ -21,7 +21,7 @@ import { envelope } from "./envelope.js";
 import { validateValue } from "./validation.js";
 import { setMember, carry, literalOf, formatPath, isObject } from "./json.js";
 import { canonicalSize } from "./canonical.js";
-import { RunSet, SortedNumbers } from "./intervals.js";
+import { RunSet, MinHeap } from "./intervals.js";
 
 /** Each error id of spec/stream.md § 10 with its HTTP status and StreamError code. */
 export const STREAM_ERRORS = {
@@ -106,7 +106,7 @@ class Episode {
   constructor(now) {
     this.acc = new RunSet(); // the accounted numbers (STR-ACCOUNTED)
     this.held = new Map(); // number -> {box: {inputs}, size}: the frames the episode holds
-    this.heldNumbers = new SortedNumbers(); // the keys of `held`, ascending
+    this.heldNumbers = new MinHeap(); // the keys of `held`, for release in ascending order
     this.bytes = 0; // the sum of the sizes of the held frames (STR-LIMIT-BYTES)
     this.line = 0; // the release line (§ 8)
     this.lastAct = -1; // the last act handed over
@@ -118,10 +118,15 @@ class Episode {
     return this.acc.prefixEnd(); // STR-THROUGH
   }
 
+  /** How many held frames lie above through: all but those in the run [0, through]. */
+  heldAbove() {
+    const r = this.acc.first();
+    return this.held.size - (r !== null && r.lo === 0 ? r.held : 0);
+  }
+
   /** The remembered numbers of STR-LIMIT-FRAMES: the held ones, and the accounted ones above through not held. */
   remembered() {
-    const through = this.through;
-    return this.held.size + (this.acc.count - (through + 1)) - this.heldNumbers.countAbove(through);
+    return this.held.size + (this.acc.count - (this.through + 1)) - this.heldAbove();
   }
 
   /** A picked step u ≥ line: declared skipped (accounted, not held; see the invariant above). */
@@ -131,23 +136,28 @@ class Episode {
   }
 }
 
-/** through after the sorted fresh numbers are accounted too: walk up from through over old runs and fresh numbers. */
-function throughAfter(acc, through, fresh) {
-  let c = through + 1;
+/**
+ * `through` once the ascending fresh numbers (none of them accounted yet) are accounted too, and how many held
+ * frames the old runs it passes over hold: walk up from through + 1, over whole old runs and fresh numbers.
+ */
+function throughAfter(acc, fresh) {
+  let run = acc.first();
+  let c = 0;
+  if (run !== null && run.lo === 0) {
+    c = run.hi + 1;
+    run = run.next[0];
+  }
+  let passedHeld = 0;
   let i = 0;
   for (;;) {
-    const k = acc.runOf(c);
-    if (k >= 0) {
-      c = acc.hi[k] + 1;
-      continue;
-    }
-    while (i < fresh.length && fresh[i] < c) i++;
-    if (i < fresh.length && fresh[i] === c) {
+    if (run !== null && run.lo === c) {
+      passedHeld += run.held;
+      c = run.hi + 1;
+      run = run.next[0];
+    } else if (i < fresh.length && fresh[i] === c) {
       c++;
       i++;
-      continue;
-    }
-    return c - 1;
+    } else return { through: c - 1, passedHeld };
   }
 }
 
@@ -286,8 +296,8 @@ export class Keeper {
     const freshSorted = [...fresh.keys()].sort((a, b) => a - b);
 
     // STR-LIMIT-CHECK on the state the post would leave.
-    const through = throughAfter(e.acc, e.through, freshSorted);
-    const heldAbove = e.heldNumbers.countAbove(through) + toHold.filter(([u]) => u > through).length;
+    const { through, passedHeld } = throughAfter(e.acc, freshSorted);
+    const heldAbove = e.heldAbove() - passedHeld + toHold.filter(([u]) => u > through).length;
     const rememberedAfter = e.held.size + toHold.length + (e.acc.count + fresh.size - (through + 1)) - heldAbove;
     const checks = [
       ["MAX_STREAM_FRAMES", e.remembered(), rememberedAfter],
@@ -373,9 +383,11 @@ export class Keeper {
     const line = keepsFrom(this.s, t); // STR-RETENTION
     if (line > e.line) {
       e.line = line;
-      for (const u of e.heldNumbers.takeBelow(line)) {
+      while (e.heldNumbers.size > 0 && e.heldNumbers.peek() < line) {
+        const u = e.heldNumbers.pop();
         const h = e.held.get(u);
         e.held.delete(u);
+        e.acc.runAt(u).held--;
         e.bytes -= h.size;
         this.workerBytes -= h.size;
       }
@@ -388,9 +400,11 @@ export class Keeper {
     return out;
   }
 
+  /** Holds the frame of u, an accounted number. */
   #hold(e, u, box, size) {
     e.held.set(u, { box, size });
-    e.heldNumbers.insert(u);
+    e.heldNumbers.push(u);
+    e.acc.runAt(u).held++;
     e.bytes += size;
     this.workerBytes += size;
   }

@@ -177,7 +177,7 @@ const LIMITS = { MAX_STREAM_FRAMES: 1024, MAX_STREAM_BYTES: 67108864, MAX_WORKER
   }
   const e = k.episodes.get("e");
   check("a long episode plays", ok);
-  check("a long episode holds only the window", e.held.size <= 3 && e.acc.lo.length === 1, `${e.held.size} held, ${e.acc.lo.length} runs`);
+  check("a long episode holds only the window", e.held.size <= 3 && e.acc.runs === 1, `${e.held.size} held, ${e.acc.runs} runs`);
 }
 
 {
@@ -185,7 +185,7 @@ const LIMITS = { MAX_STREAM_FRAMES: 1024, MAX_STREAM_BYTES: 67108864, MAX_WORKER
   const k = new Keeper({ declaration: null, limits: LIMITS });
   const skipped = Array.from({ length: 200000 }, (_, j) => j);
   const { answer } = k.post({ episode_id: "e", skipped }, 0);
-  check("skipped run", answer.through === 199999 && k.episodes.get("e").acc.lo.length === 1);
+  check("skipped run", answer.through === 199999 && k.episodes.get("e").acc.runs === 1);
 }
 
 console.log(`\nkeeper self-check: ${passed} passed, ${failed} failed`);
