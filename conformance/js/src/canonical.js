@@ -53,8 +53,9 @@ export function stringSize(s) {
 }
 
 /**
- * Walks a value in canonical order, calling emit(piece) for each piece of its canonical text: scalars, strings,
- * and the punctuation `[`, `]`, `{`, `}`, `,`, `:`. `literal` is the recorded literal of a top-level number.
+ * Walks a value in canonical order: onString(s) for each string and member name, onText(piece) for every other
+ * piece of the canonical text (null, true, false, numbers, and the ASCII punctuation `[`, `]`, `{`, `}`, `,`, `:`).
+ * `rootLiteral` is the recorded literal of a top-level number.
  */
 function walk(root, rootLiteral, onText, onString) {
   const stack = [];
