@@ -83,6 +83,7 @@ generated-check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_schedule.py
 	$(BIN)/python scripts/bench_validation.py
+	$(BIN)/python scripts/bench_stream.py
 
 ## Cases per second through the stdio protocol, for the Python reference and the JavaScript implementation.
 bench-runner: $(STAMP) $(JS_STAMP)

@@ -90,3 +90,30 @@ def test_the_drift_check_notices_an_edited_file(tmp_path: Any, monkeypatch: pyte
     first = tmp_path / "stream" / next(iter(generator.FILES))
     first.write_text(first.read_text(encoding="utf-8").replace('"through": 0', '"through": 1', 1), encoding="utf-8")
     assert generator.main(["--check"]) == 1
+
+
+def test_the_comparison_names_the_first_operation_that_differs() -> None:
+    case = next(c for c in CASES if len(c.case.data["operations"]) >= 4 and "expect" not in c.case.data)
+    outcomes = play(TABLE["stream"].input(case))
+    judge_stream = TABLE["stream"].judge
+    assert judge_stream(case, {"outcomes": outcomes}).status == "pass"
+    wrong = [*outcomes[:2], {"through": 12345}, *outcomes[3:]]
+    verdict = judge_stream(case, {"outcomes": wrong})
+    assert verdict.status == "fail" and "operation 2 (" in verdict.detail and verdict.differences
+    assert verdict.differences[0].at.startswith("$.outcomes[2]")
+    assert judge_stream(case, {"outcomes": outcomes[:-1]}).status == "fail"
+    assert judge_stream(case, {"outcomes": [*outcomes, {"through": 0}]}).status == "fail"
+    assert judge_stream(case, {"no": "outcomes"}).status == "fail"
+
+
+def test_an_act_decided_later_must_say_when() -> None:
+    """`at` defaults to the act's own index only when the vector leaves it out; a vector that gives it is held to
+    it, so an implementation that hands a waiting act over at the wrong operation fails."""
+    case = next(c for c in CASES if any("act" in op and op["expect"].get("at") not in (None, i)
+                                        for i, op in enumerate(c.case.data["operations"])))
+    outcomes = play(TABLE["stream"].input(case))
+    index = next(i for i, op in enumerate(case.case.data["operations"]) if "act" in op
+                 and op["expect"].get("at") not in (None, i))
+    moved = [dict(outcome) for outcome in outcomes]
+    moved[index]["at"] = index
+    assert TABLE["stream"].judge(case, {"outcomes": moved}).status == "fail"
