@@ -5,10 +5,10 @@
 // Why this shape: the page defines the keeper as a pure state machine, so this module reads no clock and does no
 // I/O; the caller passes the clock with every call (`post`, `act`, `tick`) and says which act is which with an opaque
 // `ticket`, so that an HTTP worker, a test double and the conformance testee (src/stream_case.js) drive the same
-// code. Work per frame is O(log n) (src/intervals.js): accounted numbers as runs in a skip list, each run counting the
-// held frames inside it, and the held numbers in a min-heap for retention. Everything that expires is kept in insertion-ordered Maps whose order is also the order of
-// the deadlines (readings never decrease, so deadlines and idle ends grow in the order they are set): expiry looks
-// at the head only. A post is checked against the limits on a computed summary of the state it would leave (no copy
+// code. Work per frame is O(log n) (src/intervals.js): accounted numbers as runs in a skip list, each run counting
+// the held frames inside it, and the held numbers in a min-heap for retention. Everything that expires is kept in
+// insertion-ordered Maps whose order is also the order of the deadlines (readings never decrease, so deadlines and
+// idle ends grow in the order they are set): expiry looks at the head only. A post is checked against the limits on a computed summary of the state it would leave (no copy
 // of the episode), then applied, so a refused post changes nothing (STR-POST-ATOMIC).
 //
 // One invariant carries the kinds of accounted numbers (STR-ACCOUNTED) without a table of its own: at or above the
@@ -16,7 +16,7 @@
 // is held, and only the line moving up releases frames), so there a number is "skipped" exactly when it is accounted
 // and not held. Below the line the kind no longer matters: no act reads there (STR-ACT-NEED).
 
-import { of, picks, neededFrom, keepsFrom, SpecError } from "./schedule.js";
+import { of, picks, neededFrom, keepsFrom } from "./schedule.js";
 import { envelope } from "./envelope.js";
 import { validateValue } from "./validation.js";
 import { setMember, carry, literalOf, formatPath, isObject } from "./json.js";
@@ -176,7 +176,7 @@ function readsMoreThan(s, t, lastAct, limit) {
 export class Keeper {
   /**
    * STR-SETUP. `limits`: {MAX_STREAM_FRAMES, MAX_STREAM_BYTES, MAX_WORKER_STREAM_BYTES, STREAM_WAIT_S}.
-   * `episodeIdle`: seconds (10 … 86400) or null. Throws SpecError when `of` refuses the declaration or rate.
+   * `episodeIdle`: seconds (10 … 86400) or null. Throws schedule.js's SpecError when `of` refuses the declaration or rate.
    */
   constructor({ declaration, rate, episodeIdle = null, limits }) {
     for (const name of ["MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES"]) {
@@ -409,5 +409,3 @@ export class Keeper {
     this.workerBytes += size;
   }
 }
-
-export { SpecError };
