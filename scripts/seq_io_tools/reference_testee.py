@@ -30,6 +30,7 @@ from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
 from seq_io_ref.spec_data import load_spec
 from seq_io_ref.validation import Contract, contract
+from seq_io_ref.wire import number_value
 
 NAME = "seq-io-ref"
 PROTOCOL = 1
@@ -193,7 +194,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO = sys.stderr) -> int
         if not raw.strip():
             continue
         try:
-            request = json.loads(raw)
+            request = json.loads(raw, parse_float=number_value)  # 1e+23 is the integer 10^23 (spec/validation.md)
         except ValueError:
             return _refuse(stderr, f"a request is not JSON: {raw[:200]!r}")
         is_case = isinstance(request, dict) and request.get("type") == "case"
