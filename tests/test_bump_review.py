@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from seq_io_ref.beyond_schema import BEYOND_SCHEMA_RULES
 from seq_io_ref.rule_ids import known_rule_ids, schema_rule_ids
-from seq_io_ref.spec_data import REPO_ROOT, load_spec
+from seq_io_ref.spec_data import load_spec
 from seq_io_ref.validation import MODEL_REFUSED, contract
 from seq_io_tools import vectors
 from seq_io_tools.bump_review import behaviour, main, report, rules
@@ -24,6 +24,9 @@ from seq_io_tools.bump_review.rules import RULES, Change, render_location
 from seq_io_tools.bump_review.schema_diff import diff
 from seq_io_tools.bump_review.snapshot import load_folder, load_git_ref, open_snapshot, working_tree
 from seq_io_tools.validation_cases import outcome_of
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+"""The checkout these tests run in."""
 
 SPEC = REPO_ROOT / "spec"
 RELEASES = SPEC / "releases"
@@ -95,19 +98,25 @@ SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
      [("DeploymentPolicy", "rule-changed", "$", B, B)]),
     ("StreamError: the error body of the observation stream (spec/stream.md § 10)",
      [("StreamError", "type-added", "$", C, C)]),
+    ("the contract limits MAX_JSON_DEPTH and MAX_INTEGER_DIGITS (wire.too-deep, wire.integer-too-long; issue 12)",
+     [("(wire)", "rule-added", "$", False, True), ("(contract.json)", "constant-added", "$", C, C)]),
 ]
 """Changes between the two snapshots that are this spec's own decisions for 0.5.25, not rows of the facts sheet."""
 
 DECISION_DETAILS = {
     "wire rule `wire.json-syntax`: its text in validation.md changed",
     "beyond-schema rule `DeploymentPolicy.param-name`: its text in validation.md changed",
+    "wire rule `wire.too-deep` added (validation.md)",
+    "wire rule `wire.integer-too-long` added (validation.md)",
 }
-"""The same two changes as the report words them."""
+"""The same changes as the report words them."""
+LIMIT_RULES = {"wire.too-deep", "wire.integer-too-long"}
+"""Wire rules 0.5.25 gained with the contract limits (spec/validation.md, "Limits")."""
 
 DECISION_CASES = {
     "val-action-contract-0028", "val-action-contract-0029", "val-action-contract-0030", "val-connect-response-0019",
     *(f"val-deployment-policy-{n:04d}" for n in range(68, 76)), *(f"val-infer-param-{n:04d}" for n in range(32, 36)),
-    "val-lease-0014", "val-observation-contract-0024",
+    "val-lease-0014", "val-observation-contract-0024", *(f"val-act-request-{n:04d}" for n in range(13, 22)),
 }
 """Cases of types 0.5.23 already had that appeared in 0.5.25 to pin those decisions (AMBIGUITIES.md A1-A9)."""
 # fmt: on
@@ -173,6 +182,8 @@ def test_the_contract_json_additions_are_each_named(history: Review) -> None:
         "limits.MAX_STREAM_BYTES",
         "limits.MAX_WORKER_STREAM_BYTES",
         "limits.STREAM_WAIT_S",
+        "limits.MAX_JSON_DEPTH",
+        "limits.MAX_INTEGER_DIGITS",
     }
 
 
@@ -202,7 +213,7 @@ def test_the_rules_that_cannot_fire_say_why(history: Review) -> None:
              if c.rule in ("rule-added", "rule-changed") and c.detail not in DECISION_DETAILS]
     assert len(quiet) == 4 and all(c.level == "compatible" and "can carry" in c.note for c in quiet)
     decided = [c for c in history.diff.changes if c.detail in DECISION_DETAILS]
-    assert len(decided) == 2 and all(c.level == "breaking" for c in decided)
+    assert len(decided) == 4 and all(c.level == "breaking" for c in decided)
 
 
 def test_the_data_backs_every_prediction(history: Review) -> None:
@@ -649,7 +660,7 @@ def test_the_0_5_23_snapshot_has_the_types_of_then() -> None:
 def test_the_0_5_23_snapshot_lists_the_same_rules_beyond_the_schema_and_no_normalization() -> None:
     tables = load_folder(OLD).tables
     assert set(tables["beyond-schema"]) == set(BEYOND_SCHEMA_RULES)
-    assert tables["normalization"] == {} and set(tables["wire"]) == set(load_folder(SPEC).tables["wire"])
+    assert tables["normalization"] == {} and set(tables["wire"]) == set(load_folder(SPEC).tables["wire"]) - LIMIT_RULES
 
 
 def test_the_0_5_23_vectors_are_well_formed_and_hold_under_0_5_23() -> None:

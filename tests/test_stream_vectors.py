@@ -62,10 +62,10 @@ def test_brute_force_model_agrees(case: SuiteCase) -> None:
 
 def _generator() -> Any:
     import importlib.util
+    from pathlib import Path
 
-    from seq_io_ref.spec_data import REPO_ROOT
-
-    spec = importlib.util.spec_from_file_location("gen_stream_vectors", REPO_ROOT / "scripts" / "gen_stream_vectors.py")
+    script = Path(__file__).resolve().parents[1] / "scripts" / "gen_stream_vectors.py"
+    spec = importlib.util.spec_from_file_location("gen_stream_vectors", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there

@@ -16,13 +16,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import seq_io_spec
 from jsonschema import Draft202012Validator
 from seq_io_ref.issues import format_path
-from seq_io_ref.spec_data import REPO_ROOT
 
 from seq_io_tools.strict_yaml import Loaded, YamlError, load_file
 
-CONFORMANCE = REPO_ROOT / "conformance"
+CONFORMANCE = seq_io_spec.conformance_root()
 VECTORS_DIR = CONFORMANCE / "vectors"
 FILE_SCHEMA = CONFORMANCE / "schema" / "vector-file.schema.json"
 LEDGER = CONFORMANCE / "published-ids.txt"
@@ -69,8 +69,9 @@ class VectorFile:
 
 
 def relative(path: Path) -> str:
+    """A path as a person reads it: relative to the data's root (`conformance/vectors/…`), else as given."""
     try:
-        return str(path.resolve().relative_to(REPO_ROOT))
+        return str(path.resolve().relative_to(seq_io_spec.data_root().resolve()))
     except ValueError:
         return str(path)
 

@@ -7,9 +7,17 @@ import { envelopeCase } from "./envelope.js";
 import { rowsOfCase } from "./rows_of.js";
 import { streamCase, CaseInputError } from "./stream_case.js";
 
+/** @typedef {import("./types.js").AnswerBody} AnswerBody */
+/** @typedef {import("./types.js").ValidationResult} ValidationResult */
+
 export const KINDS = ["validation", "schedule", "envelope", "rows_of", "stream"];
 
-/** Answers one case: {type: "result"|"error"|"skipped", ...} without the id. */
+/**
+ * Answers one case: {type: "result"|"error"|"skipped", ...} without the id.
+ * @param {string} kind
+ * @param {any} input
+ * @returns {AnswerBody}
+ */
 export function answer(kind, input) {
   try {
     switch (kind) {
@@ -19,7 +27,12 @@ export function answer(kind, input) {
         }
         if (!knownType(input.type_name)) return { type: "skipped", reason: `unknown contract type ${input.type_name}` };
         const r = validateText(input.type_name, input.json);
-        if (!r.valid) return { type: "result", result: { valid: false, errors: r.errors } };
+        if (!r.valid) {
+          // A refusal always names at least one error (the protocol's result schema says minItems 1).
+          const errors = /** @type {ValidationResult["errors"]} */ (r.errors);
+          return { type: "result", result: { valid: false, errors } };
+        }
+        /** @type {ValidationResult} */
         const result = { valid: true, normalized: r.normalized };
         setLiteral(result, "normalized", r.literal);
         return { type: "result", result };
@@ -38,8 +51,9 @@ export function answer(kind, input) {
   } catch (e) {
     if (e instanceof SpecError) return { type: "error", rule: e.rule, message: e.message };
     if (e instanceof CaseInputError) return { type: "skipped", reason: e.message };
-    console.error(e && e.stack ? e.stack : e);
-    return { type: "error", rule: "internal.exception", message: `internal error: ${e && e.message}` };
+    const err = /** @type {any} */ (e);
+    console.error(err && err.stack ? err.stack : err);
+    return { type: "error", rule: "internal.exception", message: `internal error: ${err && err.message}` };
   }
 }
 

@@ -68,6 +68,13 @@ export class RunSet {
     return this.runAt(u) !== null;
   }
 
+  /** Adds `delta` to the held count of the run holding u (u must be in the set). */
+  addHeld(u, delta) {
+    const run = this.runAt(u);
+    if (run === null) throw new Error(`internal: ${u} is held but not accounted`);
+    run.held += delta;
+  }
+
   /** The lowest run, or null; `run.next[0]` is the run after it. */
   first() {
     return this.head.next[0];

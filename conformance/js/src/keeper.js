@@ -23,6 +23,24 @@ import { setMember, carry, literalOf, formatPath, isObject } from "./json.js";
 import { canonicalSize } from "./canonical.js";
 import { RunSet, MinHeap } from "./intervals.js";
 
+/** @typedef {import("./schedule.js").Entry} Entry */
+/**
+ * A refusal or failure of spec/stream.md § 10: the error id, its HTTP status, and the StreamError details it carries
+ * besides `reason` (issues, missing, limit, last_act).
+ * @typedef {{error: string, status: number, details: {[k: string]: any}}} StreamRefusal
+ */
+/**
+ * The limits of a keeper (STR-SETUP).
+ * @typedef {{MAX_STREAM_FRAMES: number, MAX_STREAM_BYTES: number, MAX_WORKER_STREAM_BYTES: number,
+ *   STREAM_WAIT_S: number}} StreamLimits
+ */
+/**
+ * Something that happened besides the answer: an act failed or handed over later (named by its ticket), an episode
+ * that ended.
+ * @typedef {{kind: "failed", ticket: any, refusal: StreamRefusal} | {kind: "handed", ticket: any, result: {handed: any}}
+ *   | {kind: "ended", id: string}} StreamEvent
+ */
+
 /** Each error id of spec/stream.md § 10 with its HTTP status and StreamError code. */
 export const STREAM_ERRORS = {
   "stream.invalid-body": [400, "invalid_request"],
@@ -50,13 +68,21 @@ const MESSAGES = {
   "stream.act-over-limit": "The act needs more earlier observations than an episode may hold.",
 };
 
-/** A refusal or failure: {error, status, details} (details as in StreamError, without `reason`). */
+/**
+ * A refusal or failure: {error, status, details} (details as in StreamError, without `reason`).
+ * @param {string} error
+ * @param {{[k: string]: any}} [details]
+ * @returns {StreamRefusal}
+ */
 function refusal(error, details = {}) {
   const [status] = STREAM_ERRORS[error];
   return { error, status, details };
 }
 
-/** The StreamError body of a refusal (spec/stream.md STR-HTTP, spec/schemas/StreamError.json). */
+/**
+ * The StreamError body of a refusal (spec/stream.md STR-HTTP, spec/schemas/StreamError.json).
+ * @param {StreamRefusal} r
+ */
 export function streamErrorBody(r) {
   const [, code] = STREAM_ERRORS[r.error];
   const reason = r.error.replace(/^stream\./, "").replace(/-/g, "_");
@@ -80,9 +106,10 @@ function bodyIssues(typeName, body) {
  * Infinity tokens through (conformance/protocol.md); a body is held to the wire rule all the same. Iterative.
  */
 function nonFiniteAt(root) {
+  /** @type {Array<[any, Array<string | number>]>} */
   const work = [[root, []]];
   while (work.length) {
-    const [v, segs] = work.pop();
+    const [v, segs] = /** @type {[any, Array<string | number>]} */ (work.pop());
     if (typeof v === "number" && !Number.isFinite(v)) return segs;
     if (Array.isArray(v)) v.forEach((x, k) => work.push([x, [...segs, k]]));
     else if (isObject(v)) for (const k of Object.keys(v)) work.push([v[k], [...segs, k]]);
@@ -93,7 +120,13 @@ function nonFiniteAt(root) {
 /** An integer-valued number as a plain number (-0 becomes 0). */
 const step = (v) => (v === 0 ? 0 : v);
 
-/** A value and its recorded literal, moved into a fresh one-member holder {[key]: value}. */
+/**
+ * A value and its recorded literal, moved into a fresh one-member holder {[as]: value}.
+ * @param {any} container
+ * @param {string} key
+ * @param {string} [as]
+ * @returns {any}
+ */
 function boxed(container, key, as = key) {
   const box = {};
   setMember(box, as, container[key]);
@@ -175,8 +208,9 @@ function readsMoreThan(s, t, lastAct, limit) {
 
 export class Keeper {
   /**
-   * STR-SETUP. `limits`: {MAX_STREAM_FRAMES, MAX_STREAM_BYTES, MAX_WORKER_STREAM_BYTES, STREAM_WAIT_S}.
-   * `episodeIdle`: seconds (10 … 86400) or null. Throws schedule.js's SpecError when `of` refuses the declaration or rate.
+   * STR-SETUP. `episodeIdle`: seconds (10 … 86400) or null. Throws schedule.js's SpecError when `of` refuses the
+   * declaration or rate.
+   * @param {{declaration: any, rate?: any, episodeIdle?: number | null, limits: StreamLimits}} options
    */
   constructor({ declaration, rate, episodeIdle = null, limits }) {
     for (const name of ["MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES"]) {
@@ -197,8 +231,13 @@ export class Keeper {
     this.clock = -Infinity;
   }
 
-  /** The clock moves without a request (STR-EXPIRY). Returns {events}. */
+  /**
+   * The clock moves without a request (STR-EXPIRY).
+   * @param {number} now
+   * @returns {{events: StreamEvent[]}}
+   */
   tick(now) {
+    /** @type {StreamEvent[]} */
     const events = [];
     this.#expire(now, events);
     return { events };
@@ -208,8 +247,12 @@ export class Keeper {
    * POST /observe (spec/stream.md § 3). Returns {answer, events}: answer {through} or a refusal {error, status,
    * details}. events: what expired first ({kind: "failed", ticket, refusal}, {kind: "ended", id}), then the act
    * this post completed ({kind: "handed", ticket, result: {handed}}).
+   * @param {any} body
+   * @param {number} now
+   * @returns {{answer: {through: number} | StreamRefusal, events: StreamEvent[]}}
    */
   post(body, now) {
+    /** @type {StreamEvent[]} */
     const events = [];
     this.#expire(now, events);
     const answer = this.#post(body, now, events);
@@ -221,6 +264,7 @@ export class Keeper {
    * {handed} (the value the policy is handed, its literal carried, src/json.js), {waiting: true}, or a refusal.
    */
   act(body, now, ticket) {
+    /** @type {StreamEvent[]} */
     const events = [];
     this.#expire(now, events);
     const answer = this.#act(body, now, ticket);
@@ -229,7 +273,11 @@ export class Keeper {
 
   // -------------------------------------------------------------------------------------------------------------
 
-  /** STR-EXPIRY: failed acts, then ended episodes, then forgotten ids. */
+  /**
+   * STR-EXPIRY: failed acts, then ended episodes, then forgotten ids.
+   * @param {number} now
+   * @param {StreamEvent[]} events
+   */
   #expire(now, events) {
     if (typeof now !== "number" || !(now >= this.clock)) {
       throw new RangeError(`clock readings must not decrease (STR-CLOCK): ${now} after ${this.clock}`);
@@ -258,13 +306,24 @@ export class Keeper {
     }
   }
 
-  /** An accepted request of episode `id` at `now`: it becomes the most recently active (STR-IDLE). */
+  /**
+   * An accepted request of episode `id` at `now`: it becomes the most recently active (STR-IDLE).
+   * @param {string} id
+   * @param {Episode} e
+   * @param {number} now
+   */
   #touch(id, e, now) {
     e.seen = now;
     this.episodes.delete(id);
     this.episodes.set(id, e);
   }
 
+  /**
+   * @param {any} body
+   * @param {number} now
+   * @param {StreamEvent[]} events
+   * @returns {{through: number} | StreamRefusal}
+   */
   #post(body, now, events) {
     const issues = bodyIssues("ObserveRequest", body); // STR-POST-BODY
     if (issues !== null) return refusal("stream.invalid-body", { issues });
@@ -325,6 +384,12 @@ export class Keeper {
     return answer;
   }
 
+  /**
+   * @param {any} body
+   * @param {number} now
+   * @param {any} ticket
+   * @returns {{handed: any} | {waiting: true} | StreamRefusal}
+   */
   #act(body, now, ticket) {
     const issues = bodyIssues("ActRequest", body); // STR-ACT-BODY
     if (issues !== null) return refusal("stream.invalid-body", { issues });
@@ -339,7 +404,9 @@ export class Keeper {
     const e = this.episodes.get(id) ?? new Episode(now); // STR-EPISODE
     if (e.waiting !== null) return refusal("stream.act-waiting"); // STR-ACT-BUSY
     if (t <= e.lastAct) return refusal("stream.act-not-after-previous", { last_act: e.lastAct }); // STR-ACT-ORDER
+    /** @type {Entry[] | null} */
     let picked = null;
+    /** @type {number[]} */
     let need = [];
     if (this.s !== null) {
       const limit = this.limits.MAX_STREAM_FRAMES;
@@ -360,12 +427,19 @@ export class Keeper {
     return { waiting: true };
   }
 
-  /** STR-ACT-HANDOVER, STR-RETENTION, STR-ACT-OWN. Returns {handed} with its literal carried. */
+  /**
+   * STR-ACT-HANDOVER, STR-RETENTION, STR-ACT-OWN. Returns {handed} with its literal carried.
+   * @param {Episode} e
+   * @param {number} t
+   * @param {{inputs: any}} own
+   * @param {Entry[] | null} picked  null exactly when nothing is declared
+   * @returns {{handed: any}}
+   */
   #handOver(e, t, own, picked) {
     let out;
     if (this.s === null) out = boxed(own, "inputs", "handed");
     else {
-      const entries = picked.filter(([u]) => u === t || !e.isSkipped(u)); // STR-ACT-SKIPPED
+      const entries = /** @type {Entry[]} */ (picked).filter(([u]) => u === t || !e.isSkipped(u)); // STR-ACT-SKIPPED
       const frames = {};
       for (const [u] of entries) {
         const name = String(u);
@@ -387,7 +461,7 @@ export class Keeper {
         const u = e.heldNumbers.pop();
         const h = e.held.get(u);
         e.held.delete(u);
-        e.acc.runAt(u).held--;
+        e.acc.addHeld(u, -1);
         e.bytes -= h.size;
         this.workerBytes -= h.size;
       }
@@ -400,11 +474,17 @@ export class Keeper {
     return out;
   }
 
-  /** Holds the frame of u, an accounted number. */
+  /**
+   * Holds the frame of u, an accounted number.
+   * @param {Episode} e
+   * @param {number} u
+   * @param {{inputs: any}} box
+   * @param {number} size
+   */
   #hold(e, u, box, size) {
     e.held.set(u, { box, size });
     e.heldNumbers.push(u);
-    e.acc.runAt(u).held++;
+    e.acc.addHeld(u, 1);
     e.bytes += size;
     this.workerBytes += size;
   }

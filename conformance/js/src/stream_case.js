@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Keeper } from "./keeper.js";
-import { SPEC_DIR } from "./validation.js";
+import { SPEC_DIR } from "./data.js";
 import { isObject, carry, compareCodePoints } from "./json.js";
 
 const CONTRACT_LIMITS = JSON.parse(fs.readFileSync(path.join(SPEC_DIR, "contract.json"), "utf8")).limits;
@@ -20,7 +20,13 @@ export class CaseInputError extends Error {}
 
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
+/**
+ * The keeper's limits: the scenario's scaled ones, the contract's for the others and for STREAM_WAIT_S.
+ * @param {any} input
+ * @returns {import("./keeper.js").StreamLimits}
+ */
 function limitsOf(input) {
+  /** @type {any} */
   const limits = { STREAM_WAIT_S: CONTRACT_LIMITS.STREAM_WAIT_S }; // never scaled (STR-SETUP)
   const given = has(input, "limits") ? input.limits : {};
   if (!isObject(given)) throw new CaseInputError("limits must be an object");
@@ -87,12 +93,12 @@ export function streamCase(input) {
     } else if (has(op, "observe")) {
       const r = keeper.post(op.observe, clock);
       events = r.events;
-      outcomes[j] = r.answer.error ? refusalOutcome(r.answer) : { through: r.answer.through };
+      outcomes[j] = "error" in r.answer ? refusalOutcome(r.answer) : { through: r.answer.through };
     } else {
       const r = keeper.act(op.act, clock, j);
       events = r.events;
-      if (r.answer.error) outcomes[j] = { ...refusalOutcome(r.answer), at: j };
-      else if (r.answer.waiting) outcomes[j] = null; // answered later, or {waiting: true} at the end
+      if ("error" in r.answer) outcomes[j] = { ...refusalOutcome(r.answer), at: j };
+      else if ("waiting" in r.answer) outcomes[j] = null; // answered later, or {waiting: true} at the end
       else outcomes[j] = handedOutcome(r.answer, j);
     }
     for (const ev of events) {

@@ -17,10 +17,16 @@ import { jsonEqual, toJsonLine, compareCodePoints } from "../src/json.js";
 
 const WAIT = 10.0;
 
-/** The naive keeper: the pseudo-code of spec/stream.md, with nothing clever. */
+/**
+ * The naive keeper: the pseudo-code of spec/stream.md, with nothing clever.
+ * @param {{declaration: any, limits: any, episode_idle?: number | null, operations: any[]}} scenario
+ * @returns {any[]} one outcome per operation
+ */
 function naive({ declaration, limits, episode_idle: idle = null, operations }) {
-  const s = of(declaration);
+  const s = of(declaration, undefined);
+  /** @type {Map<string, any>} */
   const eps = new Map();
+  /** @type {Map<string, number>} */
   const ended = new Map(); // id -> end time
   const outcomes = [];
   let clock = 0;
@@ -41,6 +47,7 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
     for (const [k, e] of eps) if (k !== id) b += bytes(e);
     return b + (e2 ? bytes(e2) : 0);
   };
+  /** @returns {any} an episode's state, as § 2 lists it */
   const fresh = () => ({ acc: new Map(), held: new Map(), line: 0, lastAct: -1, waiting: null, seen: clock });
   const copy = (e) => ({ ...e, acc: new Map(e.acc), held: new Map(e.held) });
   const refuse = (error, status, extra = {}) => ({ error, status, ...extra });

@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from seq_io_ref.spec_data import REPO_ROOT, SpecData, SpecError, load_spec
+import seq_io_spec
+from seq_io_ref.spec_data import SpecData, SpecError, load_spec
 
 GIT_TIMEOUT_S = 60.0
 TABLES = {"Wire rules": "wire", "Rules beyond the schema": "beyond-schema", "Normalization": "normalization"}
@@ -124,14 +125,21 @@ def load_folder(root: Path, label: str | None = None) -> Snapshot:
 
 
 def working_tree() -> Snapshot:
-    """The repository's own spec/ with conformance/vectors/ and spec/CHANGELOG.md: the default head."""
-    return load_folder(REPO_ROOT / "spec", "working tree")
+    """The package's own spec/ with conformance/vectors/ and spec/CHANGELOG.md (a checkout's working tree, or the
+    installed package's copy): the default head."""
+    label = "working tree" if seq_io_spec.checkout_root() is not None else "installed package"
+    return load_folder(seq_io_spec.spec_root(), label)
+
+
+def _repository() -> Path:
+    """Where git refs are looked up: the checkout the package runs from, else the current folder's repository."""
+    return seq_io_spec.checkout_root() or Path.cwd()
 
 
 def _git(args: list[str]) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(
-            ["git", "-C", str(REPO_ROOT), *args], capture_output=True, timeout=GIT_TIMEOUT_S, check=False
+            ["git", "-C", str(_repository()), *args], capture_output=True, timeout=GIT_TIMEOUT_S, check=False
         )
     except subprocess.TimeoutExpired:
         raise InputError(f"git {' '.join(args)}: no answer within {GIT_TIMEOUT_S:.0f} s") from None
@@ -157,7 +165,7 @@ def load_git_ref(ref: str, into: Path) -> Snapshot:
     """Export a git ref's spec/ (and conformance/vectors/) into a folder and read it."""
     found = _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"])
     if found.returncode != 0:
-        raise InputError(f"{ref!r} is neither a folder nor a git ref of {REPO_ROOT}")
+        raise InputError(f"{ref!r} is neither a folder nor a git ref of {_repository()}")
     commit = found.stdout.decode().strip()
     if not _export(commit, "spec", into):
         raise InputError(f"git ref {ref!r} ({commit[:12]}) has no spec/ folder")

@@ -37,8 +37,8 @@ def _positive(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", required=True, metavar="COMMAND",
-                        help="the testee's command line, split like a POSIX shell, run from the repository "
-                             'root (e.g. ".venv/bin/python -m seq_io_tools.reference_testee")')
+                        help="the testee's command line, split like a POSIX shell, run in the current folder "
+                             '(e.g. "python -m seq_io_tools.reference_testee")')
     parser.add_argument("--vectors", type=Path, default=VECTORS_DIR, metavar="DIR",
                         help="the folder of vector files (default: conformance/vectors)")
     parser.add_argument("--id", action="append", default=[], metavar="ID",

@@ -33,7 +33,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from seq_io_ref.issues import format_path
-from seq_io_ref.wire import parse_json_text
+from seq_io_ref.wire import MAX_JSON_DEPTH, parse_json_text
 
 from seq_io_tools.vectors import CONFORMANCE
 
@@ -44,6 +44,8 @@ KEPT = 4096
 MAX_LINE = 64 * 1024 * 1024
 """An answer line longer than this is refused instead of filling memory."""
 ANSWER_TYPES = ("result", "error", "skipped")
+PROTOCOL_DEPTH_MARGIN = 16
+"""A message may nest an instance this many levels deeper than MAX_JSON_DEPTH (protocol.md, "Limits")."""
 _CHUNK = 65536
 
 
@@ -105,7 +107,8 @@ def decode(line: bytes) -> dict[str, Any]:
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"the line is not UTF-8 ({error.reason} at byte {error.start})") from None
-    value, issues = parse_json_text(text, lone_surrogates=True)  # a message may quote a refused string
+    # A message may quote a refused string, and wraps an instance in a few levels of its own (protocol.md).
+    value, issues = parse_json_text(text, lone_surrogates=True, max_depth=MAX_JSON_DEPTH + PROTOCOL_DEPTH_MARGIN)
     if issues:
         raise ValueError(f"the line is not JSON: {issues[0].message}")
     if not isinstance(value, dict):

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
-from seq_io_ref.spec_data import REPO_ROOT, load_spec
+from seq_io_ref.spec_data import load_spec
 
 from seq_io_tools import reference_testee
 from seq_io_tools.runner import protocol, xfail
@@ -58,7 +59,7 @@ class StdioTestee:
     def hello(self) -> Hello:
         if self._session is None or self._hello is None:
             self.starts += 1
-            session = Session(self.argv, REPO_ROOT)
+            session = Session(self.argv, Path.cwd())
             try:
                 self._hello, message = session.handshake(self.contract_version, self.start_timeout)
                 problems = self.traffic.problems("testee-hello", message) if self.traffic else []
