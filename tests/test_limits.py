@@ -14,7 +14,9 @@ from seq_io_ref import schedule
 from seq_io_ref.issues import MAX_ISSUES, QUOTE_CHARS
 from seq_io_ref.schema_errors import _KEYS_NAMED
 from seq_io_ref.spec_data import load_spec
-from seq_io_ref.wire import MAX_DOCUMENT_BYTES, MAX_INTEGER_DIGITS, MAX_JSON_DEPTH
+from seq_io_ref.wire import MAX_DOCUMENT_BYTES, wire_limits
+
+MAX_JSON_DEPTH, MAX_INTEGER_DIGITS = wire_limits().depth, wire_limits().integer_digits
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

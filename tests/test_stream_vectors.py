@@ -19,7 +19,7 @@ from seq_io_tools import vectors
 from seq_io_tools.reference_cases import judge
 from seq_io_tools.runner.kinds import TABLE, expected_outcome, operation_name
 from seq_io_tools.runner.suite import SuiteCase, suite_cases
-from seq_io_tools.runner.verdict import first_difference
+from seq_io_tools.runner.verdict import differences
 from seq_io_tools.stream_model import play
 
 FILES, PROBLEMS = vectors.load_suite()
@@ -56,8 +56,8 @@ def test_brute_force_model_agrees(case: SuiteCase) -> None:
     outcomes = play(TABLE["stream"].input(case))
     assert len(outcomes) == len(operations)
     for index, operation in enumerate(operations):
-        difference = first_difference(expected_outcome(index, operation), outcomes[index])
-        assert difference is None, f"{case.id} operation {index} ({operation_name(operation)}): {difference}"
+        found, _ = differences(expected_outcome(index, operation), outcomes[index])
+        assert not found, f"{case.id} operation {index} ({operation_name(operation)}): {found[0]}"
 
 
 def _generator() -> Any:

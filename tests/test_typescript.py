@@ -52,6 +52,8 @@ LOOSER_BY_DESIGN: dict[str, str] = {
     "DeploymentPolicy.own-io-excludes-robot-arm": "`if`/`then` is dropped",
     "DeploymentPolicy.model-name": "`not` patterns are dropped",
     "InferParam.bounds-need-numeric-type": "`if`/`then` is dropped",
+    "StreamError.reason-fixes-code": "`if`/`then` is dropped",
+    "StreamError.reason-details": "`if`/`then` is dropped",
     "DeploymentPolicy.param-name": "a rule beyond the schema",
     "ActionContract.bounds-count": "a rule beyond the schema",
     "ActionContract.bounds-order": "a rule beyond the schema",

@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from seq_io_ref import fast_wire
 from seq_io_ref.issues import MAX_ISSUES
-from seq_io_ref.wire import MAX_JSON_DEPTH, WIRE_JSON_SYNTAX, parse_json_text, read_iteratively
+from seq_io_ref.wire import WIRE_JSON_SYNTAX, parse_json_text, read_iteratively, wire_limits
+
+MAX_JSON_DEPTH = wire_limits().depth
 
 
 @pytest.mark.parametrize(("text", "path", "rule"), [

@@ -93,9 +93,10 @@ export interface RunnerHello {
 export type RunnerHelloType = "hello";
 
 /**
- * `result` of an answer to a schedule case (spec/schedule.md). `needed` is compared as a
- * set; `reads_past` only where the vector's group gives it. Members not named here are
- * ignored.
+ * `result` of an answer to a schedule case (spec/schedule.md). Every member is compared as
+ * a JSON value, arrays in order (conformance/protocol.md, Comparison): `picks`, `wanted`
+ * and `needed` are ascending lists, `needed` without repeats; `reads_past` only where the
+ * vector's group gives it. Members not named here are ignored.
  */
 export interface ScheduleResult {
     /**
@@ -103,7 +104,8 @@ export interface ScheduleResult {
      */
     keeps_from: number;
     /**
-     * needed(t, t_prev): steps read besides t.
+     * needed(t, t_prev): steps read besides t, ascending, each once (compared in order, not as
+     * a set).
      */
     needed: number[];
     /**

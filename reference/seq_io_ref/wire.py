@@ -30,6 +30,8 @@ import json
 import math
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from seq_io_ref.issues import MAX_ISSUES, QUOTE_CHARS, Issue, format_path, quote
@@ -45,11 +47,29 @@ READER_TOO_LARGE = "reader.too-large"
 
 WIRE_RULES = (WIRE_JSON_SYNTAX, WIRE_DUPLICATE_KEY, WIRE_NON_FINITE, WIRE_TOO_DEEP, WIRE_INTEGER_TOO_LONG)
 
-_CONTRACT_LIMITS = load_spec(own_spec_root()).limits
-MAX_JSON_DEPTH = int(_CONTRACT_LIMITS["MAX_JSON_DEPTH"])
-"""Contract limit: no value is enclosed by more than this many arrays and objects."""
-MAX_INTEGER_DIGITS = int(_CONTRACT_LIMITS["MAX_INTEGER_DIGITS"])
-"""Contract limit: an integer literal (no fraction, no exponent) has at most this many digits."""
+
+
+@dataclass(frozen=True)
+class WireLimits:
+    """The contract's wire limits (spec/contract.json): `depth` = MAX_JSON_DEPTH, no value is enclosed by more than
+    this many arrays and objects; `integer_digits` = MAX_INTEGER_DIGITS, an integer literal (no fraction, no
+    exponent) has at most this many digits."""
+
+    depth: int
+    integer_digits: int
+    ten_to_integer_digits: int
+
+
+@cache
+def wire_limits() -> WireLimits:
+    """The wire limits of the package's own spec/contract.json, read on first use and never at import, so that an
+    installation without its data is reported in one line by whoever reads the data first (the command line does,
+    before anything else); SpecError when the data cannot be read."""
+    limits = load_spec(own_spec_root()).limits
+    digits = int(limits["MAX_INTEGER_DIGITS"])
+    return WireLimits(int(limits["MAX_JSON_DEPTH"]), digits, 10**digits)
+
+
 MAX_DOCUMENT_BYTES = 128 * 1024 * 1024
 """Reader limit of this package: a text longer than this many UTF-8 bytes (a value whose compact JSON text would
 be, as measured by `check_value`) is refused with `reader.too-large`. Twice MAX_STREAM_BYTES: a POST /observe body
@@ -99,8 +119,9 @@ def _exact_integer(literal: str) -> int | None:
 def _integer_refusal(literal: str) -> tuple[str, str] | None:
     """(rule, sentence) when an integer literal is refused by the limits or the wire rules, else None."""
     digits = len(literal) - literal.startswith("-")
-    if digits > MAX_INTEGER_DIGITS:
-        return WIRE_INTEGER_TOO_LONG, (f"an integer of {digits} digits is longer than the {MAX_INTEGER_DIGITS} digits "
+    limit = wire_limits().integer_digits
+    if digits > limit:
+        return WIRE_INTEGER_TOO_LONG, (f"an integer of {digits} digits is longer than the {limit} digits "
                                        "a reader must accept (spec/validation.md, \"Limits\")")
     if digits > _MAX_FINITE_DIGITS or not _fits_a_double(int(literal)):
         return WIRE_NON_FINITE, _non_finite_sentence(literal)
@@ -402,13 +423,15 @@ def _too_large(size: str) -> Issue:
 
 
 def parse_json_text(text: str, *, lone_surrogates: bool = False,
-                    max_depth: int = MAX_JSON_DEPTH) -> tuple[Any, list[Issue]]:
+                    max_depth: int | None = None) -> tuple[Any, list[Issue]]:
     """Read one JSON document under the wire rules and limits, in pure Python (the reader of record); the value is
     meaningful only when no Issue came back.
 
     `lone_surrogates=True` lets strings holding lone surrogates through (for protocol messages, whose sentences
     may quote a refused instance), and `max_depth` lets a protocol message nest an instance a few levels deeper
-    than MAX_JSON_DEPTH; contract instances never pass either."""
+    than MAX_JSON_DEPTH (the default); contract instances never pass either."""
+    if max_depth is None:
+        max_depth = wire_limits().depth
     if len(text) > MAX_DOCUMENT_BYTES:  # at least one byte per character
         return None, [_too_large(f"{len(text):,} characters")]
     size = len(text.encode("utf-8", "surrogatepass"))
@@ -420,9 +443,9 @@ def parse_json_text(text: str, *, lone_surrogates: bool = False,
 
 
 def read_iteratively(text: str, *, lone_surrogates: bool = False,
-                     max_depth: int = MAX_JSON_DEPTH) -> tuple[Any, list[Issue]]:
+                     max_depth: int | None = None) -> tuple[Any, list[Issue]]:
     """The iterative reader alone (no size check): what `parse_json_text` falls back on, and its cross-check."""
-    reader = _Reader(text, lone_surrogates, max_depth)
+    reader = _Reader(text, lone_surrogates, wire_limits().depth if max_depth is None else max_depth)
     try:
         value = reader.read()
     except _Refused as refusal:
@@ -460,6 +483,7 @@ def _plainly_json(value: Any) -> bool:
     the issues, if any): anything else, or more than _PLAIN_NODES nodes (a value that contains itself included)."""
     work: list[tuple[Any, int]] = [(value, 0)]
     nodes = characters = 0
+    max_depth = wire_limits().depth
     while work:
         item, depth = work.pop()
         nodes += 1
@@ -469,7 +493,7 @@ def _plainly_json(value: Any) -> bool:
             if (not item.isascii() and _LONE_SURROGATE.search(item)) or characters > MAX_DOCUMENT_BYTES // 2:
                 return False
         elif kind is dict:
-            if depth >= MAX_JSON_DEPTH or nodes + len(item) > _PLAIN_NODES:
+            if depth >= max_depth or nodes + len(item) > _PLAIN_NODES:
                 return False
             inner = depth + 1
             for key, member in item.items():
@@ -478,7 +502,7 @@ def _plainly_json(value: Any) -> bool:
                 characters += len(key)
                 work.append((member, inner))
         elif kind is list:
-            if depth >= MAX_JSON_DEPTH or nodes + len(item) > _PLAIN_NODES:
+            if depth >= max_depth or nodes + len(item) > _PLAIN_NODES:
                 return False
             inner = depth + 1
             work.extend([(member, inner) for member in item])
@@ -519,6 +543,7 @@ class _ValueWalk:
             return
         stack = [self._open(value, ())]
         open_ids = {id(value)}
+        max_depth = wire_limits().depth
         while stack:
             top = stack[-1]
             member = next(top.members, None)
@@ -531,8 +556,8 @@ class _ValueWalk:
                     stack[-1].size += top.size
                 continue
             item, path = member
-            if len(path) > MAX_JSON_DEPTH:
-                raise _Refused(_too_deep(MAX_JSON_DEPTH))
+            if len(path) > max_depth:
+                raise _Refused(_too_deep(max_depth))
             if not isinstance(item, list | dict):
                 top.size += self._charge(self._scalar(item, path))
             elif id(item) in open_ids:
@@ -595,16 +620,14 @@ class _ValueWalk:
         return 1
 
 
-_TEN_TO_MAX_DIGITS = 10**MAX_INTEGER_DIGITS
-
-
 def _integer_value_issue(value: int, path: tuple[str | int, ...]) -> Issue | None:
     """The refusal the text API gives the same integer written in decimal, if any; never converts it to text."""
     if -_TWO_53 < value < _TWO_53:
         return None
-    if abs(value) >= _TEN_TO_MAX_DIGITS:
+    limits = wire_limits()
+    if abs(value) >= limits.ten_to_integer_digits:
         return Issue(format_path(path), WIRE_INTEGER_TOO_LONG,
-                     f"an integer of more than {MAX_INTEGER_DIGITS} digits is longer than a reader must accept "
+                     f"an integer of more than {limits.integer_digits} digits is longer than a reader must accept "
                      "(spec/validation.md, \"Limits\")")
     if not _fits_a_double(value):
         return Issue(format_path(path), WIRE_NON_FINITE,

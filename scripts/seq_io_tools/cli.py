@@ -23,6 +23,7 @@ from seq_io_ref.validation import contract
 from seq_io_ref.wire import MAX_DOCUMENT_BYTES, READER_TOO_LARGE
 
 from seq_io_tools import bump_review, export, rule_coverage, runner, timeline, vectors
+from seq_io_tools.strict_yaml import YamlError, read_regular_file
 from seq_io_tools.validation_cases import judge, outcome_of
 
 
@@ -50,15 +51,18 @@ def _validate(args: argparse.Namespace) -> int:
     return 0 if outcome.valid else 1
 
 
-def _load_and_lint() -> tuple[list[vectors.VectorFile], list[vectors.Problem]]:
-    files, problems = vectors.load_suite()
+def _load_and_lint(root: Path = vectors.VECTORS_DIR) -> tuple[list[vectors.VectorFile], list[vectors.Problem]]:
+    files, problems = vectors.load_suite(root)
     spec = contract().spec
     problems += list(vectors.lint(files, vectors.read_ledger(), known_rule_ids(spec), set(spec.type_names)))
     return files, problems
 
 
-def _lint(_: argparse.Namespace) -> int:
-    files, problems = _load_and_lint()
+def _lint(args: argparse.Namespace) -> int:
+    if not args.vectors.is_dir():
+        print(f"iospec lint: {args.vectors} is not a folder of vector files", file=sys.stderr)
+        return 2
+    files, problems = _load_and_lint(args.vectors)
     for problem in problems:
         print(problem)
     cases = sum(len(f.cases) for f in files)
@@ -106,7 +110,7 @@ def _next_free_ids(prefix: str, ledger: set[str]) -> Iterator[str]:
 
 def _assign_in_file(path: Path, ledger: set[str]) -> list[str]:
     """Replace each `id: new` in one file with a fresh id; return the ids handed out."""
-    text = path.read_text(encoding="utf-8")
+    text = read_regular_file(path).decode("utf-8")
     prefix_match = re.search(r"^id_prefix:\s*['\"]?([a-z0-9-]+)", text, re.MULTILINE)
     if not _NEW_ID.search(text) or prefix_match is None:
         return []
@@ -132,14 +136,22 @@ def _assign_ids(args: argparse.Namespace) -> int:
     paths = [Path(f) for f in args.files] or vectors.vector_paths()
     missing = [str(path) for path in paths if not path.is_file()]
     if missing:
-        print(f"iospec: no such vector file: {', '.join(missing)}", file=sys.stderr)
+        print(f"iospec: not a vector file (missing, or not a regular file): {', '.join(missing)}", file=sys.stderr)
         return 2
+    refused = None
     for path in paths:
-        new = _assign_in_file(path, ledger)
+        try:
+            new = _assign_in_file(path, ledger)
+        except (YamlError, UnicodeDecodeError, OSError) as error:
+            refused = f"iospec: cannot assign ids in {path}: {error}"
+            break
         ledger.update(new)
         added.extend(new)
-    with vectors.LEDGER.open("a", encoding="utf-8") as handle:
+    with vectors.LEDGER.open("a", encoding="utf-8") as handle:  # the ids already written, even after a refusal
         handle.writelines(f"{i}\n" for i in added)
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        return 2
     print(f"assigned {len(added)} id(s)")
     return 0
 
@@ -192,7 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
     run_vectors = commands.add_parser("vectors", help="check every validation vector against the reference")
     run_vectors.add_argument("--show", type=int, default=20, help="how many failures to print (default 20)")
     run_vectors.set_defaults(func=_vectors)
-    commands.add_parser("lint", help="check the vector files' shape, ids and rule names").set_defaults(func=_lint)
+    lint = commands.add_parser("lint", help="check the vector files' shape, ids, rule names and citations")
+    lint.add_argument("--vectors", type=Path, default=vectors.VECTORS_DIR, metavar="DIR",
+                      help="the folder of vector files (default: conformance/vectors)")
+    lint.set_defaults(func=_lint)
     ids = commands.add_parser("ids", help="assign ids to cases written `id: new` (in the files named, or all)")
     ids.add_argument("files", nargs="*", help="vector files to assign ids in (default: every vector file)")
     ids.set_defaults(func=_assign_ids)

@@ -8,7 +8,6 @@
 // implementation is imported, so the data is checked first: missing data is one line on stderr and exit 2.
 
 import readline from "node:readline";
-import { parseWire, isObject, toJsonLine } from "./json.js";
 import { contractVersion, dataProblem, PACKAGE as PKG } from "./data.js";
 
 const PROTOCOL = 1;
@@ -22,6 +21,7 @@ if (process.argv.includes("--version")) {
   console.log(`${PKG.name} ${PKG.version}, contract ${CONTRACT_VERSION}`);
   process.exit(0);
 }
+const { parseWire, isObject, toJsonLine } = await import("./json.js");
 const { answer, KINDS } = await import("./dispatch.js");
 
 function send(msg) {
