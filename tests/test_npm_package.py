@@ -85,17 +85,11 @@ def test_the_tarball_holds_the_schemas_the_bundle_and_the_types_as_in_the_checko
     assert not [n for n in members if n.startswith(("test/", "scripts/", "node_modules/", "data/spec/releases/"))]
 
 
-JS_KINDS = ("validation", "schedule", "envelope", "rows_of")
-"""TODO(issue 9, JS stream keeper): the kinds conformance/js answers today. The `stream` kind joins when its
-clean-room keeper lands (as the Makefile's JS_KINDS says); until then its cases are left out with `--kind`."""
-
-
 def test_the_installed_bin_passes_the_whole_suite_through_the_runner(installed: Installed) -> None:
     files, _ = vectors.load_suite()
-    cases = sum(len(f.cases) for f in files if f.kind in JS_KINDS)
-    kinds = [argument for kind in JS_KINDS for argument in ("--kind", kind)]
+    cases = sum(len(f.cases) for f in files)
     done = _run([str(REPO_ROOT / ".venv" / "bin" / "iospec"), "run", "--impl", "node_modules/.bin/seq-io-testee",
-                 "--validate-traffic", "--json", "report.json", *kinds], installed.folder)
+                 "--validate-traffic", "--json", "report.json"], installed.folder)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert f"{cases} passed, 0 failed" in done.stdout
     report = json.loads((installed.folder / "report.json").read_text(encoding="utf-8"))

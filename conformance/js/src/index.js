@@ -1,5 +1,6 @@
-// The package's public API (package.json "exports" "."): validation, the schedule, envelope, rows_of, the wire
-// reader and serializer, one conformance case → its answer, and where the bundled spec and vectors are.
+// The package's public API (package.json "exports" "."): validation, the schedule, envelope, rows_of, the stream
+// keeper and the canonical size of a frame, the wire reader and serializer, one conformance case → its answer, and
+// where the bundled spec and vectors are.
 
 export { validateText, validateValue, isValid, knownType, TYPE_NAMES } from "./validation.js";
 export {
@@ -7,6 +8,8 @@ export {
 } from "./schedule.js";
 export { envelope } from "./envelope.js";
 export { rowsOf } from "./rows_of.js";
+export { Keeper, streamErrorBody, STREAM_ERRORS } from "./keeper.js";
+export { canonicalText, canonicalSize } from "./canonical.js";
 export { parseWire, toJsonLine, jsonEqual, WireError } from "./json.js";
 export { answer, KINDS } from "./dispatch.js";
 export {

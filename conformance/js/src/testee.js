@@ -4,7 +4,7 @@
 //   node conformance/js/src/testee.js          (in the checkout)
 //   seq-io-testee [--version]                   (the npm package's bin)
 //
-// Kinds: validation, schedule, envelope, rows_of. Logging goes to stderr only. The spec is read when the
+// Kinds: validation, schedule, envelope, rows_of, stream. Logging goes to stderr only. The spec is read when the
 // implementation is imported, so the data is checked first: missing data is one line on stderr and exit 2.
 
 import readline from "node:readline";

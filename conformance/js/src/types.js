@@ -14,12 +14,14 @@
 /** @typedef {import("../../../generated/ts/protocol.js").ScheduleResult} ScheduleResult */
 /** @typedef {import("../../../generated/ts/protocol.js").EnvelopeResult} EnvelopeResult */
 /** @typedef {import("../../../generated/ts/protocol.js").RowsOfResult} RowsOfResult */
+/** @typedef {import("../../../generated/ts/protocol.js").StreamResult} StreamResult */
+/** @typedef {import("../../../generated/ts/protocol.js").Outcome} StreamOutcome */
 /** @typedef {import("../../../generated/ts/protocol.js").TesteeHello} TesteeHello */
 /** @typedef {import("../../../generated/ts/protocol.js").Error} Refusal one refusal: path, rule id, message */
 
 /**
  * What `answer` gives for one case, without the id (conformance/protocol.md, Answers).
- * @typedef {{type: "result", result: ValidationResult | ScheduleResult | EnvelopeResult | RowsOfResult}
+ * @typedef {{type: "result", result: ValidationResult | ScheduleResult | EnvelopeResult | RowsOfResult | StreamResult}
  *   | {type: "error", rule: string, message: string}
  *   | {type: "skipped", reason: string}} AnswerBody
  */

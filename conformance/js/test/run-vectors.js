@@ -89,9 +89,41 @@ function inputOf(kind, file, group, c) {
       return { picks: c.picks, frames: c.frames, own: c.own, t: c.t };
     case "rows_of":
       return { answer: c.answer, actions: c.actions };
+    case "stream": {
+      const input = { declaration: c.declaration, operations: c.operations.map(withoutExpect) };
+      for (const k of ["rate", "episode_idle", "limits"]) {
+        if (!has(c, k)) continue;
+        input[k] = c[k];
+        carry(c, k, input, k);
+      }
+      return input;
+    }
     default:
       throw new Error(`unknown kind ${kind}`);
   }
+}
+
+/** A stream operation as sent: its one request member (observe, act or advance), without its expect. */
+function withoutExpect(op) {
+  const out = {};
+  for (const k of Object.keys(op)) {
+    if (k === "expect") continue;
+    setMember(out, k, op[k]);
+    carry(op, k, out, k);
+  }
+  return out;
+}
+
+/**
+ * The expected outcome of stream operation j as the answer states it: an act's outcome (handed or refused) carries
+ * `at`, the index of the operation during which it was answered; a vector leaves it out when that is the act's own.
+ */
+function expectedOutcome(op, j) {
+  const e = op.expect;
+  if (!has(op, "act") || !isObject(e) || has(e, "waiting") || has(e, "at")) return e;
+  const out = { ...e, at: j };
+  carry(e, "handed", out, "handed");
+  return out;
 }
 
 /** Returns null when the answer passes, else a sentence. */
@@ -130,6 +162,17 @@ function judge(kind, group, c, ans) {
     if (has(group, "reads_past") && !jsonEqual(r.reads_past, group.reads_past))
       diffs.push(`reads_past ${toJsonLine(r.reads_past)} != ${toJsonLine(group.reads_past)}`);
     return diffs.length ? diffs.join("; ").slice(0, 1500) : null;
+  }
+  if (kind === "stream") {
+    const outcomes = Array.isArray(r.outcomes) ? r.outcomes : [];
+    if (outcomes.length !== c.operations.length)
+      return `${outcomes.length} outcomes for ${c.operations.length} operations`;
+    for (let j = 0; j < outcomes.length; j++) {
+      const want = expectedOutcome(c.operations[j], j);
+      if (!jsonEqual(outcomes[j], want))
+        return `operation ${j}: ${toJsonLine(outcomes[j]).slice(0, 600)} != ${toJsonLine(want).slice(0, 600)}`;
+    }
+    return null;
   }
   if (!jsonEqual(r, expect)) return `${toJsonLine(r).slice(0, 600)} != ${toJsonLine(expect).slice(0, 600)}`;
   return null;
