@@ -18,6 +18,7 @@ from seq_io_ref.spec_data import SpecError
 from seq_io_ref.validation import contract
 
 from seq_io_tools import bump_review, export, rule_coverage, runner, timeline, vectors
+from seq_io_tools.worker import cli as worker_cli
 from seq_io_tools.validation_cases import judge, outcome_of
 
 
@@ -146,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     rule_coverage.register(commands)
     timeline.register(commands)
     runner.register(commands)
+    worker_cli.register(commands)
     export.register(commands)
     bump_review.register(commands)
     return parser
