@@ -33,9 +33,15 @@ conformance: $(STAMP)
 		--junit $(REPORTS)/python/junit.xml --tap $(REPORTS)/python/results.tap --json $(REPORTS)/python/report.json
 
 ## The same suite against the clean-room JavaScript implementation (conformance/js).
+## TODO(issue 9, JS stream keeper): the JavaScript implementation of the `stream` kind (spec/stream.md) is being
+## written clean-room from spec/stream.md and conformance/vectors/stream/ alone, by another engineer. Until it
+## exists, conformance/js does not list `stream` in its kinds, so its self-check runs the other vector folders
+## only and the runner is limited to the other kinds (--kind). When it lands, drop JS_KINDS and JS_FOLDERS.
+JS_FOLDERS := validation/ schedule/ envelope/ rows-of/
+JS_KINDS := --kind validation --kind schedule --kind envelope --kind rows_of
 conformance-js: $(STAMP) $(JS_STAMP)
-	cd $(JS) && node test/run-vectors.js
-	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic \
+	cd $(JS) && node test/run-vectors.js $(JS_FOLDERS)
+	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic $(JS_KINDS) \
 		--junit $(REPORTS)/js/junit.xml --tap $(REPORTS)/js/results.tap --json $(REPORTS)/js/report.json
 
 ## Rewrite conformance/vectors.json, the JSON bundle of every YAML vector file.

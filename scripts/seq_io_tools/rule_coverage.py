@@ -1,7 +1,8 @@
 """Normative prose + vector groups → which rule ids are defined, where, and how many cases exercise each.
 
-Every normative rule of spec/schedule.md carries a stable id written `**[SCH-PICKS-WINDOW]**` (like test262's
-`esid`), and every vector group lists the ids it exercises in `rules:`. `iospec rules` prints the table and fails
+Every normative rule of spec/schedule.md and spec/stream.md carries a stable id written `**[SCH-PICKS-WINDOW]**`
+(like test262's `esid`), and every vector group lists the ids it exercises in `rules:` (a stream scenario may add
+its own in the case's `rules:`). `iospec rules` prints the table and fails
 when a rule is defined twice, when no vector exercises a rule, or when a group names a rule the prose does not
 define: a rule nobody tests is a rule nobody can rely on.
 """
@@ -19,7 +20,7 @@ from seq_io_ref.spec_data import default_spec_root
 from seq_io_tools import vectors
 
 RULE_ID = re.compile(r"\[([A-Z]+(?:-[A-Z0-9]+)+)\]")
-PROSE_FILES = ("schedule.md",)
+PROSE_FILES = ("schedule.md", "stream.md")
 
 
 @dataclass
@@ -57,8 +58,9 @@ def coverage(files: list[vectors.VectorFile], spec_root: Path | None = None) -> 
     cases: Counter[str] = Counter()
     for vector_file in files:
         for group in vector_file.doc["groups"]:
-            for rule in group.get("rules", []):
-                cases[rule] += len(group["cases"])
+            for case in group["cases"]:
+                for rule in {*group.get("rules", []), *case.get("rules", [])}:
+                    cases[rule] += 1
     listed = {rule for rule in cases if RULE_ID.fullmatch(f"[{rule}]")}
     return Coverage(defined, cases, listed - set(defined))
 

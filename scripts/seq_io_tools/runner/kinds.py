@@ -19,7 +19,15 @@ from typing import Any
 from seq_io_ref.wire import parse_json_text
 
 from seq_io_tools.runner.suite import SuiteCase
-from seq_io_tools.runner.verdict import ABSENT, Difference, Verdict, field_differences, show, verdict_of
+from seq_io_tools.runner.verdict import (
+    ABSENT,
+    Difference,
+    Verdict,
+    field_differences,
+    first_difference,
+    show,
+    verdict_of,
+)
 from seq_io_tools.validation_cases import instance_text
 
 
@@ -117,11 +125,63 @@ def _rows_of(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     return verdict_of(field_differences(result, case.case.data["expect"], ("rows",)))
 
 
+# -- stream -------------------------------------------------------------------------------------------------
+
+OPERATIONS = ("observe", "act", "advance")
+"""The operations of a stream scenario, each a one-member object in the request (spec/stream.md, the keeper's
+requests and the virtual clock)."""
+
+
+def _stream_input(case: SuiteCase) -> dict[str, Any]:
+    data = case.case.data
+    body: dict[str, Any] = {"declaration": data["declaration"]}
+    body |= {name: data[name] for name in ("rate", "episode_idle", "limits") if name in data}
+    body["operations"] = [{name: operation[name]} for operation in data["operations"] for name in OPERATIONS
+                          if name in operation]
+    return body
+
+
+def operation_name(operation: dict[str, Any]) -> str:
+    return next(name for name in OPERATIONS if name in operation)
+
+
+def expected_outcome(index: int, operation: dict[str, Any]) -> dict[str, Any]:
+    """An operation's `expect` as a result states it: an act that is answered (handed over or refused) carries
+    `at`, the index of the operation during which it was decided, which the vector may leave out when that is the
+    act itself."""
+    expect = dict(operation["expect"])
+    if "act" in operation and ("handed" in expect or "error" in expect):
+        expect.setdefault("at", index)
+    return expect
+
+
+def _stream(case: SuiteCase, result: dict[str, Any]) -> Verdict:
+    operations = case.case.data["operations"]
+    outcomes = result.get("outcomes")
+    if not isinstance(outcomes, list):
+        return verdict_of([Difference("$.outcomes", f"a list of {len(operations)} outcomes",
+                                      ABSENT if outcomes is None else outcomes)])
+    for index, operation in enumerate(operations):
+        got = outcomes[index] if index < len(outcomes) else ABSENT
+        difference = first_difference(expected_outcome(index, operation), got, ("outcomes", index))
+        if difference is not None:
+            where = f"operation {index} ({operation_name(operation)})"
+            note = f"{difference.note} [the first operation that differs: {where}]"
+            return Verdict("fail", f"{where}: {Difference(difference.at, difference.expected, difference.got, note)}",
+                           (Difference(difference.at, difference.expected, difference.got, note),))
+    if len(outcomes) != len(operations):
+        return verdict_of([Difference(f"$.outcomes[{len(operations)}]", ABSENT, outcomes[len(operations)],
+                                      f" (lengths: expected {len(operations)} outcomes, one per operation, got "
+                                      f"{len(outcomes)})")])
+    return Verdict("pass")
+
+
 TABLE: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("validation", _validation_input, _validation),
     Kind("schedule", _schedule_input, _schedule),
     Kind("envelope", _envelope_input, _envelope),
     Kind("rows_of", _rows_of_input, _rows_of),
+    Kind("stream", _stream_input, _stream),
 )}
 """Every kind the runner knows, in the order reports list them."""
 
