@@ -18,8 +18,9 @@ from seq_io_ref.spec_data import SpecError
 from seq_io_ref.validation import contract
 
 from seq_io_tools import bump_review, export, rule_coverage, runner, timeline, vectors
-from seq_io_tools.worker import cli as worker_cli
+from seq_io_tools.probe import cli as probe_cli
 from seq_io_tools.validation_cases import judge, outcome_of
+from seq_io_tools.worker import cli as worker_cli
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -148,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     timeline.register(commands)
     runner.register(commands)
     worker_cli.register(commands)
+    probe_cli.register(commands)
     export.register(commands)
     bump_review.register(commands)
     return parser
