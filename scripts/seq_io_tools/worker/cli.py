@@ -63,22 +63,21 @@ def _rate(text: str) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    contract_limits = Limits.of_contract()
     parser.add_argument("--policy", type=Path, metavar="FILE",
                         help="a DeploymentPolicy JSON file: its `observations` decide the schedule and its "
                              "`actions.hz` the rate (default: nothing declared, acts are handed their inputs)")
     parser.add_argument("--rate", type=_rate, metavar="HZ", help="the control rate (default: the policy's actions.hz)")
     parser.add_argument("--episode-idle", type=_idle, metavar="S",
                         help="Timeouts.episode_idle in stream seconds (10 to 86400; default: episodes never end)")
-    parser.add_argument("--wait-s", type=_seconds, default=stream_wait_s(), metavar="S",
-                        help=f"real seconds an act waits for missing frames (default STREAM_WAIT_S = "
-                             f"{stream_wait_s():g}); every stream duration, the idle timeout too, scales alike")
-    parser.add_argument("--max-stream-frames", type=_positive_int, default=contract_limits.frames, metavar="N",
-                        help=f"MAX_STREAM_FRAMES (default {contract_limits.frames}; smaller only for tests)")
-    parser.add_argument("--max-stream-bytes", type=_positive_int, default=contract_limits.bytes, metavar="N",
-                        help=f"MAX_STREAM_BYTES (default {contract_limits.bytes})")
-    parser.add_argument("--max-worker-stream-bytes", type=_positive_int, default=contract_limits.worker_bytes,
-                        metavar="N", help=f"MAX_WORKER_STREAM_BYTES (default {contract_limits.worker_bytes})")
+    parser.add_argument("--wait-s", type=_seconds, metavar="S",
+                        help="real seconds an act waits for missing frames (default STREAM_WAIT_S of "
+                             "spec/contract.json, 10); every stream duration, the idle timeout too, scales alike")
+    parser.add_argument("--max-stream-frames", type=_positive_int, metavar="N",
+                        help="MAX_STREAM_FRAMES (default: the contract's; smaller values are for tests)")
+    parser.add_argument("--max-stream-bytes", type=_positive_int, metavar="N",
+                        help="MAX_STREAM_BYTES (default: the contract's)")
+    parser.add_argument("--max-worker-stream-bytes", type=_positive_int, metavar="N",
+                        help="MAX_WORKER_STREAM_BYTES (default: the contract's)")
     parser.add_argument("--max-body-bytes", type=_positive_int, default=None, metavar="N",
                         help="the largest request body read, in bytes (default 128 MiB)")
     parser.add_argument("--body-timeout", type=_seconds, default=None, metavar="S",
@@ -112,13 +111,17 @@ def stream_config(args: argparse.Namespace) -> Any:
 
     declaration, hz = read_policy(args.policy) if args.policy is not None else (None, None)
     rate = args.rate if args.rate is not None else hz
-    limits = Limits(args.max_stream_frames, args.max_stream_bytes, args.max_worker_stream_bytes)
-    return StreamConfig(declaration, rate, args.episode_idle, limits, args.wait_s)
+    contract_limits = Limits.of_contract()
+    limits = Limits(args.max_stream_frames or contract_limits.frames, args.max_stream_bytes or contract_limits.bytes,
+                    args.max_worker_stream_bytes or contract_limits.worker_bytes)
+    return StreamConfig(declaration, rate, args.episode_idle, limits, args.wait_s or stream_wait_s())
 
 
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP: asyncio then sets TCP_NODELAY on every accepted connection (with proto 0 it does not, and
+    # Nagle + delayed ACK add 40 ms to every answer written in two parts)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
@@ -177,3 +180,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                                                 "keeper and an echo policy (conformance/worker.md)")
     add_arguments(parser)
     parser.set_defaults(func=_run)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="iospec worker", description=(__doc__ or "").split("\n")[0])
+    add_arguments(parser)
+    return _run(parser.parse_args(argv))
