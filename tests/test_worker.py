@@ -19,9 +19,8 @@ from typing import Any
 
 import httpx
 import pytest
-from seq_io_ref.validation import contract
-
 from http_processes import REPO, Running, children, running, worker
+from seq_io_ref.validation import contract
 
 JSON = {"content-type": "application/json"}
 POLICY = REPO / "examples" / "policy.json"
