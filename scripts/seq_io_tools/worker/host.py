@@ -127,16 +127,18 @@ class KeeperHost:
         try:
             acted = self.keeper.act(body, now)
         except StreamError as error:
-            self._deliver()
             return refusal(error)
-        if not acted.waiting:
+        finally:
+            # What this call decided for other acts (an act of this very episode whose deadline passed just before
+            # this one arrived, among them) is answered before this act's own waiter exists.
             self._deliver()
+        if not acted.waiting:
             return Reply(200, {"outputs": acted.handed})
         episode_id = body["episode_id"]  # an act that waits carried a valid ActRequest with an episode id
         waiter: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiters[episode_id] = waiter
         self._deadlines[episode_id] = now + self.keeper.wait_s  # the keeper's own sum (STR-CLOCK)
-        self._deliver()
+        self._arm()
         return await asyncio.shield(waiter)  # a client that goes away does not take the keeper's act with it
 
     def waiting(self) -> list[str]:
