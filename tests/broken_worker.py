@@ -43,25 +43,28 @@ def _forget_skipped() -> None:
 
 def _resend_replaces() -> None:
     observe, act = KeeperHost.observe, KeeperHost.act
-    last: dict[tuple[int, str], dict[int, Any]] = {}
+    copies: dict[tuple[int, str], dict[int, list[Any]]] = {}  # (keeper, episode) → number → every copy posted
 
     def remembering(self: KeeperHost, body: Any) -> Reply:
         reply = observe(self, body)
         if reply.status == 200:
-            copies = last.setdefault((id(self), body["episode_id"]), {})
+            posted = copies.setdefault((id(self), body["episode_id"]), {})
             for frame in body.get("frames", []):
-                copies[int(frame["seq"])] = frame["inputs"]
+                posted.setdefault(int(frame["seq"]), []).append(frame["inputs"])
         return reply
 
     async def replacing(self: KeeperHost, body: Any) -> Reply:
+        """Hand the last copy of every number that was sent more than once, as a keeper would that stored each."""
         reply = await act(self, body)
         outputs = reply.body.get("outputs") if reply.status == 200 and isinstance(reply.body, dict) else None
         if isinstance(outputs, dict) and isinstance(outputs.get("steps"), list):
-            copies = last.get((id(self), body.get("episode_id")), {})
+            posted = copies.get((id(self), body.get("episode_id")), {})
             observations = list(outputs["observations"])
             for index, step in enumerate(outputs["steps"][:-1]):
-                if step in copies:
-                    observations[index] = copies[step]
+                if len(posted.get(step, [])) > 1:
+                    last, handed = posted[step][-1], observations[index]
+                    both_objects = isinstance(last, dict) and isinstance(handed, dict)
+                    observations[index] = {key: last.get(key) for key in handed} if both_objects else last
             reply = Reply(200, {"outputs": {**outputs, "observations": observations}})
         return reply
 

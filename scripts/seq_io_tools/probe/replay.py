@@ -199,22 +199,29 @@ class _Scenario:
             return
         self.pending[index] = task
         known = await self._until_waiting(body, task)
-        self.replayed.timings[index] = Timing(sent, known)
+        if known is None:
+            self.replayed.problems.setdefault(index, []).append(
+                f"the worker neither answered the act nor listed it as waiting (GET /stream/waiting) within "
+                f"{self.settings.timeout_s:g} s")
+        else:
+            self.replayed.timings[index] = Timing(sent, known)
 
-    async def _until_waiting(self, body: Any, task: asyncio.Task[httpx.Response]) -> float:
-        """The time by which the worker surely holds the act as waiting (or answered it)."""
+    async def _until_waiting(self, body: Any, task: asyncio.Task[httpx.Response]) -> float | None:
+        """The time by which the worker surely holds the act as waiting or has answered it (None: neither came)."""
         if not self.target.lists_waiting:
             await asyncio.wait([task], timeout=self.settings.settle_s)
             return self.loop.time()
         episode = _with_ids(body, self.target).get("episode_id") if isinstance(body, dict) else None
         give_up = self.loop.time() + self.settings.timeout_s
-        while not task.done() and self.loop.time() < give_up:
+        while not task.done():
+            if self.loop.time() > give_up:
+                return None
             try:
                 answer = await self.client.get(self.target.base + "/stream/waiting", timeout=self.settings.timeout_s)
                 if episode in answer.json().get("waiting", []):
                     break
             except (httpx.HTTPError, ValueError, AttributeError):
-                break
+                return None
             await asyncio.sleep(WAITING_POLL_S)
         return self.loop.time()
 
