@@ -108,7 +108,7 @@ FAULTS: dict[str, tuple[Any, set[str], bool]] = {
 def test_a_broken_worker_fails_exactly_the_cases_its_fault_touches(fault: str, tmp_path: Path) -> None:
     can_break, must_break, exact = FAULTS[fault]
     with running([*BROKEN, fault, "--testing", "--quiet"]) as process:
-        code, report, stdout = run_probe(process.url, tmp_path)
+        code, report, _ = run_probe(process.url, tmp_path)
         assert process.stop() == 0
     assert code == 1
     broken = failing(report)
