@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import queue
+import shlex
+import signal
+import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +29,8 @@ from seq_io_tools.runner.xfail import ExpectedFailures, XfailError
 from seq_io_tools.vectors import VECTORS_DIR, relative
 
 EXTRA_HINT = "pip install 'sequences-io-spec[http]'"
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 15.0
 
 
 def _seconds(text: str) -> float:
@@ -43,8 +50,11 @@ def _jobs(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--worker", required=True, metavar="URL", help="the worker's base URL, e.g. "
-                                                                       "http://127.0.0.1:8080")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--worker", metavar="URL", help="the worker's base URL, e.g. http://127.0.0.1:8080")
+    where.add_argument("--start", metavar="COMMAND",
+                       help="start this worker command (split like a POSIX shell), read the line `listening on URL` "
+                            "it prints, probe it, then stop it with SIGTERM (e.g. \"iospec worker --testing\")")
     parser.add_argument("--vectors", type=Path, default=VECTORS_DIR, metavar="DIR",
                         help="the folder of vector files (default: conformance/vectors; only stream cases are sent)")
     parser.add_argument("--id", action="append", default=[], metavar="ID", help="as for iospec run (repeatable)")
@@ -148,6 +158,8 @@ def _run(args: argparse.Namespace) -> int:
     if not args.vectors.is_dir():
         print(f"iospec probe: {args.vectors} is not a folder of vector files", file=sys.stderr)
         return 2
+    if args.start is not None:
+        return _with_started_worker(args)
     if not args.worker.startswith(("http://", "https://")):
         print(f"iospec probe: --worker is a URL such as http://127.0.0.1:8080, not {args.worker!r}", file=sys.stderr)
         return 2
@@ -184,6 +196,57 @@ def _run(args: argparse.Namespace) -> int:
     if args.fix:  # the rewritten list accounts for every case: the next run without --fix passes
         return 0 if accounted and not report.problems else 1
     return 0 if report.ok else 1
+
+
+def _with_started_worker(args: argparse.Namespace) -> int:
+    """`--start`: the command as a child process for the length of the probe; stopped and reaped whatever happens."""
+    try:
+        argv = shlex.split(args.start)
+    except ValueError as error:
+        print(f"iospec probe: --start cannot be split into words: {error}", file=sys.stderr)
+        return 2
+    try:
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=None, text=True)
+    except OSError as error:
+        print(f"iospec probe: cannot start {argv[0]!r}: {error}", file=sys.stderr)
+        return 2
+    try:
+        url = _listening(process)
+        if url is None:
+            print(f"iospec probe: the worker did not print `listening on URL` within {START_TIMEOUT:g} s",
+                  file=sys.stderr)
+            return 2
+        args.worker, args.start = url, None
+        return _run(args)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+            print(f"iospec probe: the worker did not stop within {STOP_TIMEOUT:g} s of SIGTERM; killed it",
+                  file=sys.stderr)
+
+
+def _listening(process: subprocess.Popen[str]) -> str | None:
+    """The URL of the first `listening on URL` line the process prints, read by a thread (bounded wait)."""
+    stdout = process.stdout
+    assert stdout is not None
+    found: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        for line in stdout:
+            if line.startswith("listening on "):
+                found.put(line.removeprefix("listening on ").strip())
+        found.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        return found.get(timeout=START_TIMEOUT)
+    except queue.Empty:
+        return None
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -55,6 +55,7 @@ MEDIA_TYPE = "application/json"
 HTTP_CONTENT_TYPE = "http.content-type"
 HTTP_TOO_LARGE = "http.body-too-large"
 HTTP_BODY_TIMEOUT = "http.body-timeout"
+HTTP_DISCONNECTED = "http.client-disconnected"
 
 
 @dataclass
@@ -115,6 +116,9 @@ async def read_json_body(request: Request, settings: WorkerSettings) -> Any:
                     raise BodyRefused(_invalid_body(HTTP_TOO_LARGE, f"the body passed {limit} bytes, more than this "
                                                                     "worker reads (--max-body-bytes)"))
                 chunks.append(chunk)
+    except ClientDisconnect:  # nobody is left to read the answer; the log line still tells
+        raise BodyRefused(_invalid_body(HTTP_DISCONNECTED, "the client went away before its body arrived whole")) \
+            from None
     except TimeoutError:
         raise BodyRefused(_invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within "
                                                            f"{settings.body_timeout_s:g} s")) from None
