@@ -119,3 +119,9 @@ def probe(url: str, *flags: str, timeout: float = 240.0) -> subprocess.Completed
     """`iospec probe --worker URL` as a process, bounded in time."""
     return subprocess.run([*IOSPEC, "probe", "--worker", url, *flags], capture_output=True, text=True, cwd=REPO,
                           timeout=timeout, check=False)
+
+
+def probe_started(command: str, *flags: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
+    """`iospec probe --start COMMAND`: the probe starts, probes and stops the worker itself."""
+    return subprocess.run([*IOSPEC, "probe", "--start", command, *flags], capture_output=True, text=True, cwd=REPO,
+                          timeout=timeout, check=False)

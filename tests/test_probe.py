@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_processes import BROKEN, children, probe, running, worker
+from http_processes import BROKEN, children, probe, probe_started, running, worker
 from seq_io_ref.keeper import FRAMES_MISSING, FRAMES_OVER_LIMIT
 from seq_io_tools.runner.kinds import expected_outcome
 from seq_io_tools.runner.suite import SuiteCase, load_cases
@@ -173,3 +173,15 @@ def test_an_unreachable_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = probe("http://127.0.0.1:9", "--timeout", "2")
     assert done.returncode == 2 and "cannot reach the worker" in done.stderr
     assert done.stderr.strip().count("\n") == 0
+
+
+def test_start_runs_the_worker_for_the_length_of_the_probe() -> None:
+    command = " ".join([*worker("--testing", "--quiet")])
+    done = probe_started(command, "--group", "stream/act/*")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.rstrip().endswith(f"{sum(c.group.startswith('stream/act/') for c in STREAM)} passed, 0 failed")
+
+
+def test_start_with_a_command_that_never_listens_is_one_line() -> None:
+    done = probe_started("sleep 60", "--group", "stream/act/*", timeout=120)
+    assert done.returncode == 2 and "did not print `listening on URL`" in done.stderr
