@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check bench bench-runner bench-worker probe fuzz mutation clean
+	generated-check dist bench bench-runner bench-worker probe fuzz mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,8 +53,8 @@ bump-review: $(STAMP)
 	mkdir -p build
 	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json
 
-## The test suite alone.
-test: $(STAMP)
+## The test suite alone (it builds and installs both packages, and type-checks the TypeScript binding).
+test: $(STAMP) $(JS_STAMP)
 	$(BIN)/python -m pytest
 
 ## Everything CI runs: lint, types, vector lint, generated-code drift, tests, and the conformance suite through the
@@ -62,30 +62,45 @@ test: $(STAMP)
 check: lint typecheck generated-check test conformance conformance-js
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference scripts tests examples
+	$(BIN)/ruff check reference scripts tests examples package hatch_build.py
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
+	$(BIN)/python scripts/gen_stream_vectors.py --check
 	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules
 
 ## Every normative rule of spec/schedule.md and the number of vector cases that exercise it.
 rules: $(STAMP)
 	$(BIN)/iospec rules
 
-typecheck: $(STAMP)
+## mypy on the Python, and tsc --checkJs on the JavaScript implementation against the generated TypeScript types.
+typecheck: $(STAMP) $(JS_STAMP)
 	$(BIN)/mypy
+	cd $(JS) && node_modules/.bin/tsc -p .
 
-generate: $(STAMP)
+## Regenerate generated/ (pydantic models, TypeScript types) and spec/identifier-characters.json; commit the result.
+generate: $(STAMP) $(JS_STAMP)
 	$(BIN)/python -m seq_io_tools.generate generate
+	cd $(JS) && node scripts/generate-types.js
 	$(BIN)/python -m seq_io_tools.identifier_table generate
 
-generated-check: $(STAMP)
+## Any byte of drift in generated/ fails; the TypeScript types must compile with tsc --strict.
+generated-check: $(STAMP) $(JS_STAMP)
 	$(BIN)/python -m seq_io_tools.generate check
+	cd $(JS) && node scripts/generate-types.js --check
+	cd $(JS) && node_modules/.bin/tsc --ignoreConfig --strict --noEmit --skipLibCheck false ../../generated/ts/contract.d.ts ../../generated/ts/protocol.d.ts
 	$(BIN)/python -m seq_io_tools.identifier_table check
+
+## Both packages into dist/: the wheel and sdist (python -m build), and the npm tarball (npm pack).
+dist: $(STAMP) $(JS_STAMP)
+	$(BIN)/python -m build --outdir dist .
+	cd $(JS) && npm pack --silent --pack-destination ../../dist
 
 ## Benchmarks: ratios against baselines measured in the same run (never timed tests).
 bench: $(STAMP)
-	$(BIN)/python scripts/bench_schedule.py
 	$(BIN)/python scripts/bench_validation.py
+	$(BIN)/python scripts/bench_hostile.py
+	$(BIN)/python scripts/bench_schedule.py
+	$(BIN)/python scripts/bench_stream.py
 
 ## Cases per second through the stdio protocol, for the Python reference and the JavaScript implementation.
 bench-runner: $(STAMP) $(JS_STAMP)
@@ -101,13 +116,14 @@ probe: $(STAMP)
 	$(BIN)/iospec probe --start "$(BIN)/iospec worker --testing --quiet" \
 		--junit $(REPORTS)/probe/junit.xml --tap $(REPORTS)/probe/results.tap --json $(REPORTS)/probe/report.json
 
-## The schedule differential test against sequence-base 0.4.28 with 10,000 examples.
+## The schedule differential test against sequence-base 0.4.28, and the stream keeper against its brute-force
+## model, with 10,000 examples each.
 fuzz: $(STAMP)
-	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py
+	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py tests/test_keeper_property.py
 
 ## Mutation score of reference/seq_io_ref/schedule.py against the vectors alone (target 90 %).
 mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py
 
 clean:
-	rm -rf $(VENV) build mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules
+	rm -rf $(VENV) build dist mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from runner_fakes import make_suite
 from seq_io_ref.validation import Contract, contract
 from seq_io_tools import vectors
 
@@ -17,3 +20,9 @@ def suite() -> list[vectors.VectorFile]:
     files, problems = vectors.load_suite()
     assert not problems, "\n".join(map(str, problems))
     return files
+
+
+@pytest.fixture
+def suite_dir(tmp_path: Path) -> Path:
+    """The runner tests' small suite (tests/runner_fakes.py) in a fresh folder."""
+    return make_suite(tmp_path / "vectors")

@@ -7,11 +7,12 @@ below, so a generator upgrade that changes what is dropped fails here instead of
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from seq_io_ref.validation import model_adapter
+from seq_io_ref.validation import contract, model_adapter, to_json_value
 from seq_io_tools import vectors
 from seq_io_tools.validation_cases import instance_text
 
@@ -70,3 +71,48 @@ def test_the_table_of_looseness_is_exact() -> None:
 @pytest.mark.parametrize("type_name", sorted({t for t, _ in INVALID}))
 def test_models_import_and_build(type_name: str) -> None:
     assert model_adapter(type_name).json_schema()
+
+
+# -- model → JSON gives back the normalized instance ------------------------------------------------------------
+
+VALID = [(f.doc["type"], c) for f in FILES if f.kind == "validation" for c in f.cases if c.data["valid"]]
+
+
+def same_json(normalized: Any, written: Any) -> bool:
+    """Equal as JSON and of the same kind: an integer stays an integer, a double a double, a boolean a boolean, no
+    member added or lost. One exception, which keeps the value: a double with an integral value in a field the
+    schema types `integer` is written as that integer (2.0 → 2), the canonical spelling of the same number."""
+    if type(normalized) is float and type(written) is int:
+        return normalized == written
+    if type(normalized) is not type(written):
+        return False
+    if isinstance(normalized, dict):
+        return normalized.keys() == written.keys() and all(same_json(normalized[k], written[k]) for k in normalized)
+    if isinstance(normalized, list):
+        return len(normalized) == len(written) and all(map(same_json, normalized, written))
+    return bool(normalized == written)
+
+
+@pytest.mark.parametrize(("type_name", "case"), VALID, ids=[c.id for _, c in VALID])
+def test_a_model_writes_back_the_normalized_instance(type_name: str, case: vectors.Case) -> None:
+    outcome = contract().validate_text(type_name, instance_text(case.data))
+    assert outcome.valid and outcome.model is not None
+    written = to_json_value(type_name, outcome.model)
+    assert same_json(outcome.normalized, written), f"{outcome.normalized!r} came back as {written!r}"
+
+
+@pytest.mark.parametrize(("type_name", "text", "expected"), [
+    ("Stream", '{"at": [-15, 0]}', {"at": [-15, 0]}),
+    ("Stream", '{"every": 2.5}', {"every": 2.5}),
+    ("Stream", '{"every": 2.0}', {"every": 2.0}),
+    ("Actions", '{"hz": 15}', {"hz": 15}),
+    ("DeploymentPolicy", '{"handler_ref": "m:f", "streaming": true}', {"handler_ref": "m:f", "episodes": "own"}),
+    ("DeploymentPolicy", '{"handler_ref": "m:f"}', {"handler_ref": "m:f"}),
+    ("Observations", '{"streams": {"a": {"at": null}}, "unit": "steps"}', {"streams": {"a": {"at": None}},
+                                                                           "unit": "steps"}),
+    ("InferParam", '{"type": "int", "default": 9007199254740993}', {"type": "int", "default": 9007199254740993}),
+])
+def test_numbers_keep_their_kind_and_defaults_stay_unwritten(type_name: str, text: str, expected: Any) -> None:
+    outcome = contract().validate_text(type_name, text)
+    written = to_json_value(type_name, outcome.model)
+    assert json.dumps(written, sort_keys=True) == json.dumps(expected, sort_keys=True)  # 2.0 and 2 differ here

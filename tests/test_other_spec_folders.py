@@ -5,8 +5,12 @@ The generated models come from the repository's own schemas; applying them to 0.
 
 from __future__ import annotations
 
-from seq_io_ref.spec_data import REPO_ROOT
+from pathlib import Path
+
 from seq_io_ref.validation import contract
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+"""The checkout these tests run in."""
 
 OLD = REPO_ROOT / "spec" / "releases" / "0.5.23"
 OLD_POLICY = ('{"handler_ref": "policies.pi0:Handler", "own_observations": "latest",'

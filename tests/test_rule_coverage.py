@@ -1,7 +1,9 @@
-"""`iospec rules`: every normative rule of the prose has a vector, and the check notices when one does not."""
+"""`iospec rules`: every normative rule of spec/schedule.md and spec/stream.md has a vector, and the check notices
+when one does not."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from seq_io_tools import rule_coverage, vectors
@@ -16,8 +18,20 @@ def test_no_rule_without_a_vector(suite: list[vectors.VectorFile]) -> None:
 def test_an_untested_or_doubled_rule_is_caught(tmp_path: Path, suite: list[vectors.VectorFile]) -> None:
     prose = "**[SCH-NEEDED]** once\n**[SCH-NEW-RULE]** untested\n**[SCH-NEEDED]** again\n"
     (tmp_path / "schedule.md").write_text(prose)
+    (tmp_path / "stream.md").write_text("**[STR-THROUGH]** tested\n**[STR-NEW-RULE]** untested\n")
     report = rule_coverage.coverage(suite, tmp_path)
-    assert report.unexercised == ["SCH-NEW-RULE"]
+    assert report.unexercised == ["SCH-NEW-RULE", "STR-NEW-RULE"]
     assert report.defined_twice == ["SCH-NEEDED"]
-    assert "SCH-PICKS-WINDOW" in report.listed_undefined
+    assert report.cases["STR-THROUGH"] > 0
+    assert {"SCH-PICKS-WINDOW", "STR-ACT-WAIT"} <= report.listed_undefined
     assert not report.ok
+
+
+def test_both_documents_and_case_level_rules_count(suite: list[vectors.VectorFile]) -> None:
+    report = rule_coverage.coverage(suite)
+    assert any(rule.startswith("STR-") for rule in report.defined)
+    assert any(rule.startswith("SCH-") for rule in report.defined)
+    by_group_alone: Counter[str] = Counter(rule for f in suite for g in f.doc["groups"] for rule in g.get("rules", [])
+                                           for _ in g["cases"])
+    raised = [rule for rule in report.defined if report.cases[rule] > by_group_alone[rule]]
+    assert raised, "a case's own `rules` must add to the count of the rules its group does not list"

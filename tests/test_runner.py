@@ -1,124 +1,41 @@
 """The conformance runner against testees that misbehave on purpose (tests/fake_testees/) and against the
 reference: every wait bounded, each failure recorded with what the testee printed, restarts, the strict
 expected-failure list and `--fix`, the reports (JUnit parses, TAP has its plan, JSON matches its schema), and
-the comparison rules of conformance/protocol.md.
-
-The fakes serve a small suite written here (rows_of cases whose rows are the answer itself, schedule cases
-with nothing declared), so that a failure is always the one the test asked for.
+the comparison rules of conformance/protocol.md. The small suite and the fakes: tests/runner_fakes.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shlex
 import sys
-import time
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-from jsonschema import Draft202012Validator
+from runner_fakes import (
+    REPORT_SCHEMA,
+    ROWS_CASE,
+    ROWS_FILE,
+    assert_valid_report,
+    by_id,
+    cli,
+    closing_line,
+    fake,
+    gone,
+    run_fake,
+)
 from seq_io_ref.spec_data import load_spec
 from seq_io_tools import reference_cases, reference_testee, runner, validation_cases
 from seq_io_tools.runner import run, xfail
 from seq_io_tools.runner.compare import compare, request
 from seq_io_tools.runner.protocol import Traffic
-from seq_io_tools.runner.reports import Report, as_json, junit, summary, tap
+from seq_io_tools.runner.reports import Report, junit, summary, tap
 from seq_io_tools.runner.suite import SuiteCase, load_cases, select
 from seq_io_tools.runner.verdict import Verdict
 from seq_io_tools.runner.xfail import Entry, ExpectedFailures
-from seq_io_tools.vectors import CONFORMANCE, Case
-
-FAKES = Path(__file__).parent / "fake_testees"
-REPORT_SCHEMA = Draft202012Validator(json.loads((CONFORMANCE / "schema" / "report.schema.json").read_text()))
-CLOSING_LINE = re.compile(r"^(\d+) passed, (\d+) failed$")
-
-ROWS_FILE = """$schema: ../../schema/vector-file.schema.json
-kind: rows_of
-id_prefix: fake
-groups:
-  - group: echo
-    why: Declared with actions {}, every element of the answer is a row and all of them play.
-    tags: [typical]
-    cases:
-{cases}
-"""
-ROWS_CASE = """      - id: fake-{n:04d}
-        why: The rows are the answer itself.
-        answer: [[{n}], [{n}, {n}]]
-        actions: {{}}
-        expect: {{rows: [[{n}], [{n}, {n}]]}}
-"""
-SCHEDULE_FILE = """$schema: ../../schema/vector-file.schema.json
-kind: schedule
-id_prefix: fakesch
-groups:
-  - group: nothing-declared
-    why: With nothing declared an act reads its own step whole and keeps nothing older.
-    declaration: null
-    reads_past: {declaration: false, schedule: false}
-    cases:
-      - id: fakesch-0001
-        t: 4
-        t_prev: 1
-        expect: {picks: [[4, null]], needed: [], wanted: [], keeps_from: 5}
-"""
-
-
-@pytest.fixture
-def suite_dir(tmp_path: Path) -> Path:
-    root = tmp_path / "vectors"
-    (root / "rows-of").mkdir(parents=True)
-    (root / "schedule").mkdir()
-    cases = "".join(ROWS_CASE.format(n=n) for n in range(1, 5))
-    (root / "rows-of" / "fake.yaml").write_text(ROWS_FILE.replace("{cases}", cases.rstrip("\n")))
-    (root / "schedule" / "fake.yaml").write_text(SCHEDULE_FILE)
-    return root
-
-
-def fake(name: str, *args: str) -> list[str]:
-    return [sys.executable, str(FAKES / f"{name}.py"), *args]
-
-
-def run_fake(suite_dir: Path, argv: list[str], *, timeout: float = 5.0, start_timeout: float = 10.0,
-             grace: float = 2.0, expected: ExpectedFailures | None = None) -> tuple[Report, float, int]:
-    """(report, seconds taken, sessions started) of the small suite through a fake testee."""
-    cases, problems = load_cases(suite_dir)
-    assert not problems, problems
-    testee = run.StdioTestee(argv, load_spec().contract_version, timeout=timeout,
-                                start_timeout=start_timeout, shutdown_grace=grace)
-    began = time.monotonic()
-    report = run.run_cases(cases, testee, expected, command=argv)
-    return report, time.monotonic() - began, testee.starts
-
-
-def by_id(report: Report) -> dict[str, Any]:
-    return {record.case.id: record for record in report.records}
-
-
-def assert_valid_report(report: Report) -> dict[str, Any]:
-    document = json.loads(json.dumps(as_json(report)))
-    errors = [f"{list(e.absolute_path)}: {e.message}" for e in REPORT_SCHEMA.iter_errors(document)]
-    assert not errors, errors
-    return document
-
-
-def closing_line(text: str) -> tuple[int, int]:
-    match = CLOSING_LINE.match(text.rstrip("\n").splitlines()[-1])
-    assert match, text[-300:]
-    return int(match.group(1)), int(match.group(2))
-
-
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
+from seq_io_tools.vectors import Case
 
 # -- testees that misbehave ---------------------------------------------------------------------------------
 
@@ -166,9 +83,10 @@ def test_a_testee_that_stops_reading_cannot_block_a_large_request(tmp_path: Path
 
 
 def test_garbage_is_recorded_with_what_was_printed(suite_dir: Path) -> None:
-    report, _, starts = run_fake(suite_dir, fake("garbage", "--on", "fake-0001"))
+    report, _, starts = run_fake(suite_dir, fake("garbage", "--on", "fake-0001"), timeout=0.5)
     record = by_id(report)["fake-0001"]
     assert record.outcome == "fail" and "not a protocol message" in record.verdict.detail
+    assert record.verdict.detail.startswith("no answer within 0.5 s; before that it printed output that answers")
     assert record.verdict.printed is not None and "this is not JSON" in record.verdict.printed.stdout
     assert report.passed == 4 and starts == 2
     xml = junit(report)  # the NUL and escape bytes must not make the XML unreadable
@@ -219,11 +137,14 @@ def test_a_testee_that_cannot_start_is_an_error_not_a_traceback(suite_dir: Path)
 
 
 def test_a_testee_that_lingers_after_stdin_closes_is_killed_and_reported(suite_dir: Path) -> None:
-    report, seconds, _ = run_fake(suite_dir, fake("echo", "--linger"), grace=0.3)
+    announced: list[str] = []
+    report, seconds, _ = run_fake(suite_dir, fake("echo", "--linger"), grace=1.0, announced=announced)
     assert report.passed == 5 and seconds < 5
     assert [p.message for p in report.problems] == [
-        "the testee did not exit within 0.3 s after its stdin was closed; it was killed"]
+        "the testee did not exit within 1 s after its stdin was closed; it was killed"]
     assert closing_line(summary(report)) == (5, 1)
+    assert len(announced) == 1 and re.fullmatch(r"waiting up to 1 s for the testee \(pid \d+\) to exit after its "
+                                                r"stdin was closed", announced[0]), announced
 
 
 def test_a_testee_ending_with_a_bad_status_is_reported(suite_dir: Path) -> None:
@@ -231,14 +152,25 @@ def test_a_testee_ending_with_a_bad_status_is_reported(suite_dir: Path) -> None:
     assert len(report.problems) == 1 and "exit status 4" in report.problems[0].message and not report.ok
 
 
-def test_kinds_the_testee_does_not_list_are_skipped_and_fail_unless_listed(suite_dir: Path) -> None:
-    report, _, _ = run_fake(suite_dir, fake("echo", "--kinds", "rows_of"))
-    skipped = by_id(report)["fakesch-0001"]
-    assert skipped.verdict.status == "skip" and skipped.outcome == "fail" and "kind not supported" in \
-        skipped.verdict.detail
-    listed = ExpectedFailures({"fakesch-0001": Entry("fakesch-0001", "no schedule yet")})
-    report, _, _ = run_fake(suite_dir, fake("echo", "--kinds", "rows_of"), expected=listed)
-    assert by_id(report)["fakesch-0001"].outcome == "skip" and report.ok
+def test_kinds_the_testee_does_not_list_are_counted_as_skips_that_fail_unless_listed(suite_dir: Path) -> None:
+    """Unlisted, a skip is the outcome `skip` (its own column), and it fails the run; listed, it is an expected
+    failure (xfail), as protocol.md says."""
+    report, _, _ = run_fake(suite_dir, fake("echo", "--kinds", "rows_of", "--skip", "fake-0002"))
+    for case_id, words in (("fakesch-0001", "kind not supported"), ("fake-0002", "skipped by the testee")):
+        skipped = by_id(report)[case_id]
+        assert skipped.verdict.status == "skip" and skipped.outcome == "skip" and not skipped.ok
+        assert words in skipped.verdict.detail
+    text = summary(report)
+    assert re.search(r"^all +5 +3 +0 +0 +0 +2 +0$", text, re.MULTILINE), text
+    assert "2 skipped case(s) count as failures" in text and closing_line(text) == (3, 2)
+    assert assert_valid_report(report)["totals"]["skip"] == 2
+    root = ElementTree.fromstring(junit(report).encode())
+    assert root.get("failures") == "2" and len(root.findall(".//failure[@type='skip']")) == 2
+    assert sum(line.startswith("not ok") for line in tap(report).splitlines()) == 2
+    listed = ExpectedFailures({"fakesch-0001": Entry("fakesch-0001", "no schedule yet"),
+                               "fake-0002": Entry("fake-0002", "skipped on purpose")})
+    report, _, _ = run_fake(suite_dir, fake("echo", "--kinds", "rows_of", "--skip", "fake-0002"), expected=listed)
+    assert [by_id(report)[i].outcome for i in ("fakesch-0001", "fake-0002")] == ["xfail", "xfail"] and report.ok
 
 
 def test_validate_traffic_catches_a_result_of_the_wrong_shape(suite_dir: Path) -> None:
@@ -252,10 +184,6 @@ def test_validate_traffic_catches_a_result_of_the_wrong_shape(suite_dir: Path) -
 
 
 # -- the expected-failure list ------------------------------------------------------------------------------
-
-
-def cli(suite_dir: Path, argv: list[str], *args: str) -> list[str]:
-    return ["--impl", shlex.join(argv), "--vectors", str(suite_dir), *args]
 
 
 def test_expected_failures_are_strict(suite_dir: Path, tmp_path: Path,
@@ -273,7 +201,7 @@ def test_expected_failures_are_strict(suite_dir: Path, tmp_path: Path,
     out = capsys.readouterr().out
     assert "XPASS fake-0001" in out and "unexpected pass" in out
     assert "FAIL fake-0003" in out
-    assert ("listed as failing with the refusal rows_of.ragged, but it failed with the refusal "
+    assert ("listed (fake-0003) as failing with the refusal rows_of.ragged, but it failed with the refusal "
             "rows_of.mixed") in out
     assert "fake-0002" not in out.split("failing case")[1] and "fake-0004" not in out.split("failing case")[1]
     assert "fake-0099 names no case of the suite" in out
@@ -288,8 +216,9 @@ def test_fix_rewrites_the_list_then_the_run_passes(suite_dir: Path, tmp_path: Pa
         {"id": "fake-0003", "reason": "keep this reason"},
         {"id": "fake-0099", "reason": "names no case"}]}))
     argv = fake("echo", "--wrong", "fake-0002", "--refuse", "fake-0003=rows_of.mixed", "--skip", "fake-0004")
-    assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 1
-    assert "wrote" in capsys.readouterr().out
+    assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 0  # judged by the new list
+    out = capsys.readouterr().out
+    assert "wrote" in out and "names no case" not in out and closing_line(out) == (2, 0)
     rewritten = json.loads(listed.read_text())
     assert rewritten == {"description": "the echo fake", "entries": [
         {"id": "fake-0002", "reason": xfail.NEW_REASON},
@@ -303,7 +232,7 @@ def test_fix_creates_a_missing_list_that_validates(suite_dir: Path, tmp_path: Pa
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     listed = tmp_path / "lists" / "new.json"
     argv = fake("echo", "--wrong", "fake-0001")
-    assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 1
+    assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 0
     loaded = xfail.load(listed)
     assert list(loaded.entries) == ["fake-0001"]
     assert (listed.parent / loaded.header["$schema"]).resolve() == xfail.XFAIL_SCHEMA.resolve()
@@ -336,8 +265,23 @@ def test_usage_errors_exit_2(args: list[str], words: str, capsys: pytest.Capture
     assert words in capsys.readouterr().err
 
 
-def test_no_selected_case_fails_the_run(suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert runner.main(cli(suite_dir, fake("echo"), "--id", "nothing-*")) == 1
+def test_a_filter_that_selects_nothing_is_a_usage_error_with_a_hint(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert runner.main(cli(suite_dir, fake("echo"), "--id", "nothing-*")) == 2
+    err = capsys.readouterr().err
+    assert "--id 'nothing-*' matches no case id" in err
+    assert "rows-of/: fake-" in err and "schedule/: fakesch-" in err  # the prefixes, by folder
+    assert runner.main(cli(suite_dir, fake("echo"), "--id", "rows-of-*")) == 2
+    assert "did you mean --id 'fake-*' (ids of " in capsys.readouterr().err
+    assert runner.main(cli(suite_dir, fake("echo"), "--group", "no-such-group")) == 2
+    assert "--group 'no-such-group' matches no group" in capsys.readouterr().err
+    assert runner.main(cli(suite_dir, fake("echo"), "--id", "fake-0001", "--kind", "schedule")) == 2
+    assert "together select no case" in capsys.readouterr().err
+
+
+def test_an_empty_suite_fails_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "empty").mkdir()
+    assert runner.main(cli(tmp_path / "empty", fake("echo"))) == 1
     out = capsys.readouterr().out
     assert "no case was selected" in out and closing_line(out) == (0, 1)
 
@@ -367,7 +311,7 @@ def test_reports_are_written_and_valid(suite_dir: Path, tmp_path: Path,
     assert closing_line(capsys.readouterr().out) == (2, 1)
     root = ElementTree.parse(out_dir / "r.xml").getroot()
     assert root.tag == "testsuites" and root.get("tests") == "5" and root.get("failures") == "1"
-    assert len(root.findall(".//testcase")) == 5 and len(root.findall(".//skipped")) == 2
+    assert len(root.findall(".//testcase")) == 5 and len(root.findall(".//skipped[@type='xfail']")) == 2
     failure = root.find(".//testcase[@name='fake-0003']/failure")
     assert failure is not None and "about to die" in (failure.text or "")
     tap_lines = (out_dir / "r.tap").read_text().splitlines()
@@ -375,10 +319,10 @@ def test_reports_are_written_and_valid(suite_dir: Path, tmp_path: Path,
     points = [line for line in tap_lines if re.match(r"(not )?ok \d+ - ", line)]
     assert len(points) == 5
     assert any(line.startswith("not ok") and "# TODO" in line and "fake-0002" in line for line in points)
-    assert any(line.startswith("ok") and "# SKIP" in line and "fake-0004" in line for line in points)
+    assert any(line.startswith("not ok") and "# TODO" in line and "fake-0004" in line for line in points)
     document = json.loads((out_dir / "r.json").read_text())
     assert not [e.message for e in REPORT_SCHEMA.iter_errors(document)]
-    assert document["totals"] == {"cases": 5, "pass": 2, "fail": 1, "xfail": 1, "xpass": 0, "skip": 1,
+    assert document["totals"] == {"cases": 5, "pass": 2, "fail": 1, "xfail": 2, "xpass": 0, "skip": 0,
                                   "error": 0}
     assert (document["passed"], document["failed"], document["ok"]) == (2, 1, False)
     crashed = next(case for case in document["cases"] if case["id"] == "fake-0003")

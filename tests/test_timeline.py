@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seq_io_ref.spec_data import REPO_ROOT
 from seq_io_tools import timeline as tl
 from seq_io_tools import vectors
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+"""The checkout these tests run in."""
 
 SVG = "{http://www.w3.org/2000/svg}"
 W = {"streams": {"cam": {"at": [-15, 0]}, "state": {}}}
@@ -311,7 +313,7 @@ def test_bad_input_is_one_line_and_an_exit_code(args: tuple[str, ...], code: int
 
 
 @pytest.mark.parametrize(("content", "code", "words"), [
-    ('{"streams": {"cam": {"at": [-1, 0]}}\n  "pad": "drop"}', 1, "Expecting ',' delimiter at line 2"),
+    ('{"streams": {"cam": {"at": [-1, 0]}}\n  "pad": "drop"}', 1, "expected ',' or '}' at line 2"),
     ("\xff{}", 2, "cannot read"),
     ('{"streams": {"cam": {"at": [1]}}}', 1, "[schedule.invalid-declaration]"),
 ])

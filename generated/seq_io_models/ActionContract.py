@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from .ActionSpace import ActionSpace
 
 
-class Bound(RootModel[tuple[float, float]]):
-    root: Annotated[tuple[float, float], Field(max_length=2, min_length=2)]
+class Bound(RootModel[tuple[int | float, int | float]]):
+    root: Annotated[tuple[int | float, int | float], Field(max_length=2, min_length=2)]
 
 
 class Bounds(RootModel[list[Bound]]):
@@ -21,15 +21,15 @@ class Bounds(RootModel[list[Bound]]):
     """
 
 
-class MaxDelta(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0)]
+class MaxDelta(RootModel[int | float]):
+    root: Annotated[int | float, Field(gt=0.0)]
     """
     Largest change per step: one for all dimensions, or one per dimension; each greater than 0.
     """
 
 
-class MaxDeltaItem(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0)]
+class MaxDeltaItem(RootModel[int | float]):
+    root: Annotated[int | float, Field(gt=0.0)]
 
 
 class ActionContract(BaseModel):
@@ -43,7 +43,7 @@ class ActionContract(BaseModel):
     robot: str
     action_space: ActionSpace
     action_dim: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
-    control_frequency_hz: float
+    control_frequency_hz: int | float
     bounds: Bounds | None = None
     """
     [low, high] per action dimension.

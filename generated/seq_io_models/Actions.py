@@ -15,8 +15,8 @@ class Key(RootModel[str]):
     """
 
 
-class Hz(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=1000.0)]
+class Hz(RootModel[int | float]):
+    root: Annotated[int | float, Field(gt=0.0, le=1000.0)]
     """
     Rows played per second.
     """

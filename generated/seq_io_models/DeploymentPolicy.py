@@ -36,8 +36,8 @@ class Models(RootModel[list[str]]):
     root: Annotated[list[str], Field(max_length=16)]
 
 
-class PlanEveryS(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0)]
+class PlanEveryS(RootModel[int | float]):
+    root: Annotated[int | float, Field(gt=0.0)]
 
 
 class DeploymentPolicy(BaseModel):

@@ -16,8 +16,8 @@ class Type(Enum):
     str = "str"
 
 
-class Choices(RootModel[list[float | bool | str]]):
-    root: Annotated[list[float | bool | str], Field(max_length=64, min_length=1)]
+class Choices(RootModel[list[int | float | bool | str]]):
+    root: Annotated[list[int | float | bool | str], Field(max_length=64, min_length=1)]
 
 
 class InferParam(BaseModel):
@@ -29,12 +29,12 @@ class InferParam(BaseModel):
         extra="forbid",
     )
     type: Type
-    default: float | bool | str | None = None
-    min: float | None = None
+    default: int | float | bool | str | None = None
+    min: int | float | None = None
     """
     Inclusive lower bound.
     """
-    max: float | None = None
+    max: int | float | None = None
     """
     Inclusive upper bound.
     """

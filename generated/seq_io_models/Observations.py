@@ -18,8 +18,8 @@ class Streams(RootModel[str]):
     """
 
 
-class Every(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=9007199254740991.0)]
+class Every(RootModel[int | float]):
+    root: Annotated[int | float, Field(gt=0.0, le=9007199254740991.0)]
     """
     The whole observation is handed at every `every`-th step counted back from the act, since the previous act. Only with `streams` null.
     """

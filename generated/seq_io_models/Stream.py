@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from .Camera import Camera
 
 
-class AtItem(RootModel[float]):
-    root: Annotated[float, Field(ge=-9007199254740991.0, le=0.0)]
+class AtItem(RootModel[int | float]):
+    root: Annotated[int | float, Field(ge=-9007199254740991.0, le=0.0)]
 
 
 class At(RootModel[list[AtItem]]):
@@ -21,8 +21,8 @@ class At(RootModel[list[AtItem]]):
     """
 
 
-class Every(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=9007199254740991.0)]
+class Every(RootModel[int | float]):
+    root: Annotated[int | float, Field(gt=0.0, le=9007199254740991.0)]
     """
     The key is fed: handed at every `every`-th step counted back from the act, down to but not including the previous act. Greater than 0.
     """

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from seq_io_ref.issues import Issue, format_path
-from seq_io_ref.spec_data import REPO_ROOT
+from seq_io_ref.spec_data import own_spec_root
 
 JsonObject = dict[str, Any]
 
@@ -48,15 +48,15 @@ def _param_name_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issu
                         " then letters, digits or underscores, Unicode allowed) and must not start with '_'")
 
 
-IDENTIFIER_TABLE = REPO_ROOT / "spec" / "identifier-characters.json"
-"""XID_Start and XID_Continue of Unicode 14.0.0 as ranges (spec/validation.md pins that version, whatever the
-runtime's own Unicode is), generated and drift-checked by seq_io_tools.identifier_table."""
+IDENTIFIER_TABLE = "identifier-characters.json"
+"""In the package's own spec/: XID_Start and XID_Continue of Unicode 14.0.0 as ranges (spec/validation.md pins that
+version, whatever the runtime's own Unicode is), generated and drift-checked by seq_io_tools.identifier_table."""
 
 
 @cache
 def _identifier_ranges() -> dict[str, tuple[list[int], list[int]]]:
     """property → (first code points, last code points) of its ascending ranges, for bisection."""
-    table = json.loads(IDENTIFIER_TABLE.read_text(encoding="utf-8"))
+    table = json.loads((own_spec_root() / IDENTIFIER_TABLE).read_text(encoding="utf-8"))
     return {name: ([first for first, _ in table[name]], [last for _, last in table[name]])
             for name in ("xid_start", "xid_continue")}
 

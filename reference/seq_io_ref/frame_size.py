@@ -5,10 +5,11 @@ WHY it is shaped this way: a size must not depend on how a request spelled a val
 it, so it is the UTF-8 length of one canonical text: whole numbers in full decimal, other numbers as ECMAScript
 spells them, strings with JSON.stringify's escapes, no whitespace. `canonical_text` writes that text exactly, with
 an explicit stack (values may nest deeper than Python's recursion limit). `size` is the hot path of every post: it
-lets the C JSON encoder write the text, which already equals the canonical text unless a float is whole or tiny
-(Python writes `7.0`, `1e+16` and `1e-05` where the canonical text has `7`, `10000000000000000` and `0.00001`); a
-float written so always contains `.0` not followed by a digit, or an exponent sign, so when the encoder's text
-holds neither, its length is the answer, and otherwise the exact walk decides.
+lets the C JSON encoder write the text, which equals the canonical text except where Python spells a float
+otherwise (`7.0`, `1e+16` and `1e-05`, where the canonical text has `7`, `10000000000000000` and `0.00001`). Such a
+float always ends in `.0` or has a signed exponent, so a C-level search finds whether there is any; only then are
+the strings cut out (a split on quotes, or a regular expression when a quote is escaped) and each such number
+token outside them corrected by the difference of its two spellings.
 """
 
 from __future__ import annotations
@@ -17,11 +18,24 @@ import json
 import math
 import re
 from decimal import Decimal
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
-                           check_circular=False).encode
-_FLOAT_PYTHON_SPELLS_OTHERWISE = re.compile(r"\.0(?![0-9])|[eE][+-]")
+
+def _not_json(value: object) -> object:
+    raise TypeError(f"a {type(value).__name__} is not a JSON value")
+
+
+_CHUNKS = c_make_encoder(None, _not_json, encode_basestring, None, ":", ",", False, False, False) \
+    if c_make_encoder is not None else None
+"""The C JSON encoder built once (JSONEncoder.encode builds it anew on every call): compact, non-ASCII kept,
+NaN refused."""
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_SUSPECT = re.compile(r"[0-9]\.0(?![0-9])|[0-9][eE][+-]")
+"""Where Python spells a float otherwise than the canonical text: a whole float (`7.0`) or a signed exponent
+(`1e+16`, `1e-05`). Searched for outside strings only."""
+_TOKEN_CHARS = frozenset("0123456789.-+eE")
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 
@@ -117,10 +131,19 @@ def _utf8_length(text: str) -> int:
 def size(value: Any) -> int:
     """The number of UTF-8 bytes of the canonical JSON text of `value` (spec/stream.md STR-SIZE)."""
     try:
-        text = _ENCODE(value)
+        text = "".join(_CHUNKS(value, 0)) if _CHUNKS is not None else _ENCODE(value)
     except (ValueError, TypeError, RecursionError):
-        text = canonical_text(value)  # raises NotJson for what JSON cannot carry; deep values are walked
-        return _utf8_length(text)
-    if _FLOAT_PYTHON_SPELLS_OTHERWISE.search(text):
-        text = canonical_text(value)
-    return _utf8_length(text)
+        return _utf8_length(canonical_text(value))  # NotJson for what JSON cannot carry; deep values are walked
+    length = _utf8_length(text)
+    if _SUSPECT.search(text) is None:  # the common case: no float Python spells otherwise, even inside strings
+        return length
+    outside = "".join(text.split('"')[::2]) if '\\"' not in text else _STRING.sub("", text)
+    for match in _SUSPECT.finditer(outside):
+        first, last = match.start(), match.end()
+        while first > 0 and outside[first - 1] in _TOKEN_CHARS:
+            first -= 1
+        while last < len(outside) and outside[last] in _TOKEN_CHARS:
+            last += 1
+        token = outside[first:last]
+        length += len(number_text(float(token))) - len(token)
+    return length

@@ -178,6 +178,14 @@ class _Episode:
         self.bytes += frame_size
         heapq.heappush(self.heap, number)
 
+    def hold_all(self, frames: dict[int, Any], sizes: dict[int, int], added: int) -> None:
+        self.held.update(frames)
+        self.sizes.update(sizes)
+        self.bytes += added
+        heap, push = self.heap, heapq.heappush
+        for number in frames:
+            push(heap, number)
+
     def release_below(self, line: int) -> int:
         """Drop the held frames below `line`; their numbers stay accounted. Returns the bytes freed."""
         freed = 0
@@ -306,30 +314,30 @@ class Keeper:
                 raise StreamError(INVALID_SKIPPED, f"skipped holds {number}; a skipped number is a frame number, "
                                                    "from 0")
         episode = self._episode(episode_id, now)
-        accounted = episode.accounted
-        line = episode.line
+        top, line, held, marks = episode.through, episode.line, episode.held, episode.marks
         new_held: dict[int, Any] = {}
         new_marks: set[int] = set()
-        for number, inputs in frames:
-            if number in new_held or number in new_marks or accounted(number):
+        for number, inputs in frames:  # the hot loop: `accounted` written out
+            if number <= top or number in held or number in marks or number in new_held or number in new_marks:
                 continue  # STR-FIRST-WINS
             if number >= line:
                 new_held[number] = inputs
             else:
                 new_marks.add(number)  # STR-POST-LINE: above `through`, since not accounted
         for number in skipped:
-            if not (number in new_held or number in new_marks or accounted(number)):
+            if not (number <= top or number in held or number in marks or number in new_held
+                    or number in new_marks):
                 new_marks.add(number)
         if new_held or new_marks:
             try:
                 sizes = {number: size(inputs) for number, inputs in new_held.items()}
             except NotJson:  # a value a wire parser cannot produce; the validator names it
                 raise _refused("ObserveRequest", body) from None
-            self._check_limits(episode, new_held, new_marks, sum(sizes.values()))
-            for number, inputs in new_held.items():
-                episode.hold(number, inputs, sizes[number])
-            self._bytes += sum(sizes.values())
-            episode.marks |= new_marks
+            added = sum(sizes.values())
+            self._check_limits(episode, new_held, new_marks, added)
+            episode.hold_all(new_held, sizes, added)
+            self._bytes += added
+            marks |= new_marks
             episode.move_through()
         self._touch(episode_id, episode, now)
         through = episode.through
@@ -492,7 +500,11 @@ def _quick_observe(body: Any) -> bool:
 
 def _observe_request(body: object) -> tuple[str, list[tuple[int, Any]], list[int]]:
     """STR-POST-BODY: (episode id, [(seq, inputs)], skipped), numbers as integers (2.0 is 2)."""
-    request = _validated("ObserveRequest", body, _quick_observe)
+    if _quick_observe(body):  # numbers already ints
+        assert isinstance(body, dict)
+        frames = [(frame["seq"], frame["inputs"]) for frame in body.get("frames", ())]
+        return body["episode_id"], frames, body.get("skipped", [])
+    request = _validated("ObserveRequest", body, lambda _: False)
     frames = [(_whole(frame["seq"]), frame["inputs"]) for frame in request.get("frames", [])]
     skipped = [_whole(number) for number in request.get("skipped", [])]
     return request["episode_id"], frames, skipped  # type: ignore[return-value]  # validated: integers

@@ -38,7 +38,7 @@ def schema_rule_ids(spec: SpecData) -> set[str]:
 
 
 def known_rule_ids(spec: SpecData) -> set[str]:
-    wire_rules = {wire.WIRE_JSON_SYNTAX, wire.WIRE_DUPLICATE_KEY, wire.WIRE_NON_FINITE}
+    wire_rules = {*wire.WIRE_RULES, wire.READER_TOO_LARGE}
     api_rules = {validation.UNKNOWN_TYPE, validation.MODEL_REFUSED}
     beyond = set(beyond_schema.BEYOND_SCHEMA_RULES)
     return set(ASSERTION_KEYWORDS) | schema_rule_ids(spec) | beyond | wire_rules | api_rules

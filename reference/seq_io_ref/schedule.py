@@ -41,6 +41,13 @@ INVALID_RATE = "schedule.invalid-rate"
 INVALID_STEP = "schedule.invalid-step"
 T_PREV_NOT_BEFORE_T = "schedule.t-prev-not-before-t"
 STEP_OVERFLOW = "schedule.step-overflow"
+RESULT_TOO_LARGE = "schedule.result-too-large"
+
+MAX_RESULT_ENTRIES = 1_000_000
+"""This implementation's bound on the entries one picks, needed or wanted call returns (spec/schedule.md § 2): a
+gap of a million steps between two acts is over a day at 10 Hz and a quarter of an hour at 1 kHz. A call whose
+result would be longer is refused with RESULT_TOO_LARGE, decided from the schedule's arithmetic before any entry is
+built; `needed`, derived from `picks`, refuses exactly when `picks` would."""
 
 
 class ScheduleError(ValueError):
@@ -106,10 +113,10 @@ class _Plan:
         # The keys read at the act's own step, or () when it is not read; a whole schedule never looks at them.
         self.own: tuple[str, ...] = own
         # Window reads before the act's step: (offset < 0, keys), ascending by offset.
-        self.past = tuple((offset, _sorted_union(keys)) for offset, keys in sorted(at_offset.items()))
+        self.past = tuple((offset, tuple(sorted(keys))) for offset, keys in sorted(at_offset.items()))
         self.past_offsets = [offset for offset, _ in self.past]
         # Fed keys by period: (period, keys), ascending by period.
-        self.fed = tuple((period, _sorted_union(keys)) for period, keys in sorted(by_period.items()))
+        self.fed = tuple((period, tuple(sorted(keys))) for period, keys in sorted(by_period.items()))
         furthest = {key: offsets[0] for key, offsets in schedule.windows.items() if offsets}
         self.reach = min([0, *furthest.values()])
         self.trail = self._trail(furthest)
@@ -145,7 +152,12 @@ class _Plan:
             first = _first_after(t, t_prev, self.every)
             if first == t:  # acts back to back, the commonest case: one entry
                 return [(t, None)]
+            _refuse_beyond((t - first) // self.every + 1)
             return [(step, None) for step in range(first, t + 1, self.every)]
+        gap = t - t_prev - 1  # steps strictly between the two acts
+        fed_counts = [gap // period for period, _ in self.fed]
+        if fed_counts:  # window entries are few; fed steps are what grows with the gap (plus the own step)
+            _refuse_beyond(max(fed_counts) + 1)
         past = self.past
         head: list[Entry] = []
         if past and t + past[0][0] < 0:
@@ -157,9 +169,12 @@ class _Plan:
             out = head + [(t + offset, keys) for offset, keys in past]
         else:
             steps: dict[int, tuple[str, ...]] = {t + offset: keys for offset, keys in past}
+            overlapping = len(head) + len(steps) + sum(fed_counts) + 1 > MAX_RESULT_ENTRIES
             for period, keys in self.fed:
                 for step in range(_first_after(t, t_prev, period), t, period):
                     steps[step] = self.merge(steps[step], keys) if step in steps else keys
+                if overlapping:  # only the union's size tells: kept below twice the bound while it grows
+                    _refuse_beyond(len(head) + len(steps) + 1)
             out = head + sorted(steps.items())
         if self.own:
             out.append((t, self.own))
@@ -168,14 +183,21 @@ class _Plan:
     def wanted(self, t: int, t_next: int) -> list[Entry]:
         if t_next - t == 1:  # no step in between
             return []
+        gap = t_next - t - 1
         if self.whole:
             if self.every is None:
                 return []
+            _refuse_beyond(gap // self.every)
             return [(step, None) for step in range(_first_after(t_next, t, self.every), t_next, self.every)]
         low = t + 1 - t_next  # the earliest wanted step, relative to t_next
+        segments = [(max(start, low), end, keys) for start, end, keys in
+                    self.trail[bisect_right(self.trail_ends, low):]]  # segments ending after low
+        fed_counts = [gap // period for period, _ in self.fed]
+        covered = sum(end - first for first, end, _ in segments if first < end)
+        _refuse_beyond(max([covered, *fed_counts]))
+        overlapping = covered + sum(fed_counts) > MAX_RESULT_ENTRIES
         block: list[tuple[str, ...]] = []
-        for start, end, keys in self.trail[bisect_right(self.trail_ends, low):]:  # segments ending after low
-            first = max(start, low)
+        for first, end, keys in segments:
             if first < end:
                 block += [keys] * (end - first)
         base = t_next - len(block)  # the block covers base .. t_next - 1
@@ -188,8 +210,18 @@ class _Plan:
                     block[step - base] = self.merge(block[step - base], keys)
                 else:
                     earlier[step] = self.merge(earlier[step], keys) if step in earlier else keys
+            if overlapping:
+                _refuse_beyond(len(earlier) + len(block))
         out: list[Entry] = sorted(earlier.items())
         return out + [(base + index, keys) for index, keys in enumerate(block)]
+
+
+def _refuse_beyond(entries: int) -> None:
+    """Refuse a call whose result would hold more than MAX_RESULT_ENTRIES entries (spec/schedule.md § 2)."""
+    if entries > MAX_RESULT_ENTRIES:
+        raise ScheduleError(RESULT_TOO_LARGE, f"the result would hold {entries:,} or more entries, more than the "
+                                              f"{MAX_RESULT_ENTRIES:,} this implementation returns from one call: ask "
+                                              "about acts closer together")
 
 
 def _as_step(value: object, name: str, lowest: int) -> int:

@@ -10,14 +10,13 @@ the given schemas", and reports `type` when no branch is of the instance's type.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 
-from seq_io_ref.issues import Issue, format_path
+from seq_io_ref.issues import Issue, format_path, quote
 
 
 def leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
@@ -65,9 +64,18 @@ def _rule_along(schema_path: list[str | int], root: dict[str, Any], registry: Re
     return found
 
 
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
+_short = quote
+
+_KEYS_NAMED = 5
+"""An unknown-keys sentence names at most this many keys (each quoted short), then says how many more there are."""
+
+
+def _unknown_keys(error: ValidationError) -> str:
+    known = error.schema.get("properties", {})
+    unknown = sorted(key for key in error.instance if key not in known)
+    named = ", ".join(quote(key) for key in unknown[:_KEYS_NAMED])
+    more = f" and {len(unknown) - _KEYS_NAMED} more" if len(unknown) > _KEYS_NAMED else ""
+    return f"unknown key(s) {named}{more}: this object is closed"
 
 
 def _keyword_sentence(error: ValidationError) -> str:
@@ -79,9 +87,7 @@ def _keyword_sentence(error: ValidationError) -> str:
         "enum": lambda: f"must be one of {', '.join(_short(v) for v in expected)}; got {_short(instance)}",
         "const": lambda: f"must be {_short(expected)}; got {_short(instance)}",
         "required": lambda: error.message.replace("is a required property", "is required but missing"),
-        "additionalProperties": lambda: "unknown key(s) "
-        + ", ".join(repr(k) for k in sorted(set(instance) - set(error.schema.get("properties", {}))))
-        + ": this object is closed",
+        "additionalProperties": lambda: _unknown_keys(error),
         "minimum": lambda: f"must be at least {expected}; got {_short(instance)}",
         "maximum": lambda: f"must be at most {expected}; got {_short(instance)}",
         "exclusiveMinimum": lambda: f"must be greater than {expected}; got {_short(instance)}",

@@ -1,8 +1,10 @@
 """The spec folder as data: path of `spec/` → parsed `contract.json` and the JSON Schemas by type name.
 
 Every other module reads the contract version, the limits and the schemas through here, so each of them lives in
-exactly one file of `spec/`. The folder can be overridden (`SEQ_IO_SPEC_ROOT`, or an explicit argument) so that
-tools such as the bump review can load two versions of the spec side by side.
+exactly one file of `spec/`. The package's own spec is found by `seq_io_spec` (the installed data, or the
+checkout's in an editable install); `SEQ_IO_SPEC_ROOT` or an explicit argument names another folder, so that
+tools such as the bump review can load two versions of the spec side by side. A folder that is not a spec is a
+`SpecError` naming it, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,14 +16,30 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-"""The repository checkout this package was installed from (editable installs only)."""
+import seq_io_spec
+
+SPEC_ROOT_ENV = "SEQ_IO_SPEC_ROOT"
+
+
+def own_spec_root() -> Path:
+    """The package's own `spec/` folder, whatever `SEQ_IO_SPEC_ROOT` says; SpecError when its data is missing."""
+    problem = seq_io_spec.data_problem()
+    if problem is not None:
+        raise SpecError(problem)
+    return seq_io_spec.spec_root()
 
 
 def default_spec_root() -> Path:
-    """The `spec/` folder in force: `$SEQ_IO_SPEC_ROOT` when set, else the repository's own."""
-    override = os.environ.get("SEQ_IO_SPEC_ROOT")
-    return Path(override) if override else REPO_ROOT / "spec"
+    """The `spec/` folder in force: `$SEQ_IO_SPEC_ROOT` when set (and not empty), else the package's own."""
+    override = os.environ.get(SPEC_ROOT_ENV, "")
+    if not override:
+        return own_spec_root()
+    root = Path(override)
+    if not root.is_dir():
+        raise SpecError(f"{SPEC_ROOT_ENV}={override}: no such folder (unset it to use the package's own spec)")
+    if not (root / "contract.json").is_file():
+        raise SpecError(f"{SPEC_ROOT_ENV}={override}: not a spec folder, it has no contract.json")
+    return root
 
 
 @dataclass(frozen=True)
@@ -75,9 +93,14 @@ def _check_schema(path: Path, schema: Any) -> None:
 def load_spec(root: Path | None = None) -> SpecData:
     """Read `contract.json` and every `schemas/*.json` of a spec folder (cached per folder); SpecError if broken."""
     spec_root = (root or default_spec_root()).resolve()
+    if not (spec_root / "contract.json").is_file() or not (spec_root / "schemas").is_dir():
+        raise SpecError(f"{spec_root}: not a spec folder (a spec folder holds contract.json and schemas/)")
     schemas = {}
     for path in sorted((spec_root / "schemas").glob("*.json")):
         schema = _read_json(path)
         _check_schema(path, schema)
         schemas[str(schema["title"])] = schema
-    return SpecData(root=spec_root, contract=_read_json(spec_root / "contract.json"), schemas=schemas)
+    contract = _read_json(spec_root / "contract.json")
+    if not isinstance(contract, dict) or not isinstance(contract.get("contract_version"), str):
+        raise SpecError(f"{spec_root / 'contract.json'}: not a contract file (no `contract_version` string in it)")
+    return SpecData(root=spec_root, contract=contract, schemas=schemas)

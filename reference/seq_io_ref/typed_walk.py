@@ -1,26 +1,67 @@
-"""A schema-valid instance + its type's schema → every (type name, path, node) inside it, deepest first.
+"""A type's schema → a compiled plan of where, inside a schema-valid instance, nodes of a type with rules beyond the
+schema or a normalization can sit → for one instance: the refusals of those rules and the normalized instance.
 
-Rules beyond the schema and normalizations are written per type ("every ActionContract", "every Stream"), but
-those types sit at many depths (a Stream inside Observations inside DeploymentPolicy or ConnectResponse). Walking
-the instance alongside its schema, following `$ref`s into other files, finds them all from the schemas
-themselves, so adding a type or a field never means teaching this module where things nest. References are
-resolved once per (base, ref) pair: the walk runs on every validation, on every element of large arrays.
+Rules beyond the schema and normalizations are written per type ("every ActionContract", "every Stream"), but those
+types sit at many depths (a Stream inside Observations inside DeploymentPolicy or ConnectResponse). The plan is
+derived from the schemas themselves (following `$ref`s into other files, through `anyOf`/`allOf` branches), so adding
+a type or a field never means teaching this module where things nest.
+
+WHY compiled, and pruned: the walk runs on every validation. A plan keeps only the members under which such a node can
+occur, so the walk never enters what no rule looks at: an `ObserveRequest` has no plan at all, and the `inputs` of
+its 1,024 frames are never visited. The walk follows the plan, not the instance, so its depth is bounded by the
+schemas' nesting, never by the instance's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urljoin
 
+from seq_io_ref.issues import Issue
 
-@dataclass(frozen=True)
-class TypedNode:
-    type_name: str
-    path: tuple[str | int, ...]
-    node: Any
+JsonObject = dict[str, Any]
+RuleCheck = Callable[[JsonObject, list[str | int]], Iterator[Issue]]
+Normalization = Callable[[JsonObject], JsonObject]
+
+
+@dataclass
+class Plan:
+    """What to do at one node of an instance: the types it is a node of (each with a rule or normalization), and
+    the plans of the members and items below it that lead to such nodes."""
+
+    types: list[str] = field(default_factory=list)
+    members: dict[str, Plan] = field(default_factory=dict)
+    other_members: Plan | None = None
+    items: Plan | None = None
+
+    def is_empty(self) -> bool:
+        return not (self.types or self.members or self.other_members or self.items)
+
+    def merge(self, other: Plan) -> None:
+        """Add what `other` finds at the same node (another `anyOf`/`allOf` branch, or a `$ref`'s target)."""
+        self.types += [name for name in other.types if name not in self.types]
+        for key, plan in other.members.items():
+            _merge_into(self.members, key, plan)
+        self.other_members = _merged(self.other_members, other.other_members)
+        self.items = _merged(self.items, other.items)
+
+
+def _merged(mine: Plan | None, theirs: Plan | None) -> Plan | None:
+    if theirs is None:
+        return mine
+    if mine is None:
+        mine = Plan()
+    mine.merge(theirs)
+    return mine
+
+
+def _merge_into(members: dict[str, Plan], key: str, plan: Plan) -> None:
+    if key not in members:
+        members[key] = Plan()
+    members[key].merge(plan)
 
 
 class SchemaSet:
@@ -38,30 +79,71 @@ class SchemaSet:
         return uri, node
 
 
-def walk(type_name: str, instance: Any, schemas: SchemaSet, base_uri: str) -> Iterator[TypedNode]:
-    """Yield the typed nodes of `instance` (which must already be valid), children before their parents."""
-    yield from _walk_schema(schemas.by_uri[base_uri], base_uri, schemas, instance, ())
-    yield TypedNode(type_name, (), instance)
+class Compiler:
+    """Schemas by `$id` + the names of the types that matter → a Plan per type (or None: nothing to do)."""
+
+    def __init__(self, schemas: list[dict[str, Any]], wanted_types: set[str]) -> None:
+        self.schemas = SchemaSet(schemas)
+        self.wanted = wanted_types
+
+    def plan_for(self, uri: str) -> Plan | None:
+        root = self.schemas.by_uri[uri]
+        plan = self._plan(root, uri)
+        if root.get("title") in self.wanted:
+            plan.types.append(root["title"])
+        return None if plan.is_empty() else plan
+
+    def _plan(self, schema: Any, base: str) -> Plan:
+        plan = Plan()
+        if not isinstance(schema, dict):
+            return plan
+        if "$ref" in schema:
+            target_base, target = self.schemas.resolve(base, schema["$ref"])
+            plan.merge(self._plan(target, target_base))
+            if "$id" in target and target.get("title") in self.wanted:
+                plan.types.append(target["title"])
+        for keyword in ("anyOf", "allOf"):
+            for branch in schema.get(keyword, ()):
+                plan.merge(self._plan(branch, base))
+        for key, member in schema.get("properties", {}).items():
+            found = self._plan(member, base)
+            if not found.is_empty():
+                _merge_into(plan.members, key, found)
+        if isinstance(schema.get("additionalProperties"), dict):
+            found = self._plan(schema["additionalProperties"], base)
+            plan.other_members = None if found.is_empty() else found
+        if isinstance(schema.get("items"), dict):
+            found = self._plan(schema["items"], base)
+            plan.items = None if found.is_empty() else found
+        return plan
 
 
-def _walk_schema(schema: Any, base: str, schemas: SchemaSet, instance: Any,
-                 path: tuple[str | int, ...]) -> Iterator[TypedNode]:
-    if not isinstance(schema, dict) or not schema or instance is None:
-        return
-    if "$ref" in schema:
-        target_base, target = schemas.resolve(base, schema["$ref"])
-        yield from _walk_schema(target, target_base, schemas, instance, path)
-        if "title" in target and "$id" in target:
-            yield TypedNode(target["title"], path, instance)
-    for keyword in ("anyOf", "allOf"):
-        for branch in schema.get(keyword, ()):
-            yield from _walk_schema(branch, base, schemas, instance, path)
-    if isinstance(instance, dict):
-        properties = schema.get("properties", {})
-        extra = schema.get("additionalProperties")
-        for key, value in instance.items():
-            child = properties.get(key, extra)
-            yield from _walk_schema(child, base, schemas, value, (*path, key))
-    elif isinstance(instance, list) and "items" in schema:
-        for index, value in enumerate(instance):
-            yield from _walk_schema(schema["items"], base, schemas, value, (*path, index))
+def apply(plan: Plan, value: Any, path: list[str | int], issues: list[Issue],
+          rules: Mapping[str, list[RuleCheck]], normalizations: Mapping[str, Normalization]) -> Any:
+    """Check every rule on the nodes the plan reaches (as they came) and return the instance normalized, deepest
+    nodes first; containers are rebuilt only where something below them changed."""
+    if value is None:
+        return value
+    new = value
+    if isinstance(value, dict):
+        changed: dict[str, Any] = {}
+        for key, member in value.items():
+            member_plan = plan.members.get(key, plan.other_members)
+            if member_plan is not None:
+                out = apply(member_plan, member, [*path, key], issues, rules, normalizations)
+                if out is not member:
+                    changed[key] = out
+        if changed:
+            new = {**value, **changed}
+    elif isinstance(value, list) and plan.items is not None:
+        items = [apply(plan.items, item, [*path, index], issues, rules, normalizations)
+                 for index, item in enumerate(value)]
+        if any(out is not item for out, item in zip(items, value, strict=True)):
+            new = items
+    for type_name in plan.types:
+        for check in rules.get(type_name, ()):
+            issues.extend(check(value, path))
+        normalize = normalizations.get(type_name)
+        if normalize is not None:
+            new = normalize(new)
+    return new

@@ -1,7 +1,8 @@
 """`iospec`: the command line over the spec, the vectors and the reference (argv → one subcommand → exit code).
 
 Exit codes: 0 success, 1 the input was refused or a check failed, 2 the command itself was used wrongly (a
-missing file, an unknown type). A user's mistake is always a message, never a traceback.
+missing file, an unknown type) or the package's data cannot be read. A user's mistake is always a message, never
+a traceback.
 """
 
 from __future__ import annotations
@@ -11,14 +12,19 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 
+import seq_io_spec
+from seq_io_ref.bounded_file import TooLarge, UnreadableFile, decode_utf8, read_bounded_bytes, read_bounded_stream
 from seq_io_ref.rule_ids import known_rule_ids
 from seq_io_ref.spec_data import SpecError
 from seq_io_ref.validation import contract
+from seq_io_ref.wire import MAX_DOCUMENT_BYTES, READER_TOO_LARGE
 
 from seq_io_tools import bump_review, export, rule_coverage, runner, timeline, vectors
 from seq_io_tools.probe import cli as probe_cli
+from seq_io_tools.strict_yaml import YamlError, read_regular_file
 from seq_io_tools.validation_cases import judge, outcome_of
 from seq_io_tools.worker import cli as worker_cli
 
@@ -29,10 +35,16 @@ def _validate(args: argparse.Namespace) -> int:
         print(f"iospec: no type {args.type!r}; known types: {', '.join(the_contract.type_names)}", file=sys.stderr)
         return 2
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        data = (read_bounded_stream(sys.stdin.buffer, MAX_DOCUMENT_BYTES) if args.file == "-"
+                else read_bounded_bytes(args.file, MAX_DOCUMENT_BYTES))
+        text = decode_utf8(data)
+    except UnreadableFile as error:
         print(f"iospec: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
+    except TooLarge as error:
+        print(f"{args.file}: $: the document holds {error}, more than the {MAX_DOCUMENT_BYTES:,} bytes this reader "
+              f"accepts (spec/validation.md, \"Limits\") [{READER_TOO_LARGE}]")
+        return 1
     outcome = the_contract.validate_text(args.type, text)
     for issue in outcome.issues:
         print(f"{args.file}: {issue}")
@@ -41,15 +53,18 @@ def _validate(args: argparse.Namespace) -> int:
     return 0 if outcome.valid else 1
 
 
-def _load_and_lint() -> tuple[list[vectors.VectorFile], list[vectors.Problem]]:
-    files, problems = vectors.load_suite()
+def _load_and_lint(root: Path = vectors.VECTORS_DIR) -> tuple[list[vectors.VectorFile], list[vectors.Problem]]:
+    files, problems = vectors.load_suite(root)
     spec = contract().spec
     problems += list(vectors.lint(files, vectors.read_ledger(), known_rule_ids(spec), set(spec.type_names)))
     return files, problems
 
 
-def _lint(_: argparse.Namespace) -> int:
-    files, problems = _load_and_lint()
+def _lint(args: argparse.Namespace) -> int:
+    if not args.vectors.is_dir():
+        print(f"iospec lint: {args.vectors} is not a folder of vector files", file=sys.stderr)
+        return 2
+    files, problems = _load_and_lint(args.vectors)
     for problem in problems:
         print(problem)
     cases = sum(len(f.cases) for f in files)
@@ -97,7 +112,7 @@ def _next_free_ids(prefix: str, ledger: set[str]) -> Iterator[str]:
 
 def _assign_in_file(path: Path, ledger: set[str]) -> list[str]:
     """Replace each `id: new` in one file with a fresh id; return the ids handed out."""
-    text = path.read_text(encoding="utf-8")
+    text = read_regular_file(path).decode("utf-8")
     prefix_match = re.search(r"^id_prefix:\s*['\"]?([a-z0-9-]+)", text, re.MULTILINE)
     if not _NEW_ID.search(text) or prefix_match is None:
         return []
@@ -114,25 +129,75 @@ def _assign_in_file(path: Path, ledger: set[str]) -> list[str]:
 
 def _assign_ids(args: argparse.Namespace) -> int:
     """Replace each `id: new` with the file's next unused id and record it in the ledger."""
+    if seq_io_spec.checkout_root() is None:
+        print("iospec ids: ids are assigned in a checkout of the spec (an editable install); the installed "
+              "package's vectors and ledger are read-only", file=sys.stderr)
+        return 2
     ledger = vectors.read_ledger()
     added: list[str] = []
     paths = [Path(f) for f in args.files] or vectors.vector_paths()
     missing = [str(path) for path in paths if not path.is_file()]
     if missing:
-        print(f"iospec: no such vector file: {', '.join(missing)}", file=sys.stderr)
+        print(f"iospec: not a vector file (missing, or not a regular file): {', '.join(missing)}", file=sys.stderr)
         return 2
+    refused = None
     for path in paths:
-        new = _assign_in_file(path, ledger)
+        try:
+            new = _assign_in_file(path, ledger)
+        except (YamlError, UnicodeDecodeError, OSError) as error:
+            refused = f"iospec: cannot assign ids in {path}: {error}"
+            break
         ledger.update(new)
         added.extend(new)
-    with vectors.LEDGER.open("a", encoding="utf-8") as handle:
+    with vectors.LEDGER.open("a", encoding="utf-8") as handle:  # the ids already written, even after a refusal
         handle.writelines(f"{i}\n" for i in added)
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        return 2
     print(f"assigned {len(added)} id(s)")
+    return 0
+
+
+PACKAGE = "sequences-io-spec"
+
+
+def version_text() -> str:
+    """The package's version and the contract version it carries: two numbers that move apart (spec/CHANGELOG.md)."""
+    try:
+        package = metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        package = "unknown (not installed)"
+    try:
+        contract_version = seq_io_spec.contract_version()
+    except (OSError, ValueError, KeyError, TypeError):
+        contract_version = "unknown (the data is missing or unreadable)"
+    return f"iospec {package} ({PACKAGE}), contract {contract_version}"
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: read the versions only when asked, so no other command depends on them."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_text())
+        parser.exit()
+
+
+def _where(_: argparse.Namespace) -> int:
+    """Where the package's spec and conformance data are, for tools and SDK authors that read the files."""
+    root = seq_io_spec.data_root()
+    source = "the checkout (editable install)" if seq_io_spec.checkout_root() else "the installed package"
+    print(f"data:        {root}  ({source})")
+    for label, path in (("schemas:", "spec/schemas"), ("contract:", "spec/contract.json"),
+                        ("vectors:", "conformance/vectors"), ("bundle:", "conformance/vectors.json"),
+                        ("protocol:", "conformance/protocol"), ("releases:", "spec/releases")):
+        print(f"{label:<12} {root / path}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="iospec", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="print the package version and the contract version, and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     validate = commands.add_parser("validate", help="validate a JSON file against a contract type")
     validate.add_argument("type", help="a type name, e.g. Observations")
@@ -141,10 +206,15 @@ def build_parser() -> argparse.ArgumentParser:
     run_vectors = commands.add_parser("vectors", help="check every validation vector against the reference")
     run_vectors.add_argument("--show", type=int, default=20, help="how many failures to print (default 20)")
     run_vectors.set_defaults(func=_vectors)
-    commands.add_parser("lint", help="check the vector files' shape, ids and rule names").set_defaults(func=_lint)
+    lint = commands.add_parser("lint", help="check the vector files' shape, ids, rule names and citations")
+    lint.add_argument("--vectors", type=Path, default=vectors.VECTORS_DIR, metavar="DIR",
+                      help="the folder of vector files (default: conformance/vectors)")
+    lint.set_defaults(func=_lint)
     ids = commands.add_parser("ids", help="assign ids to cases written `id: new` (in the files named, or all)")
     ids.add_argument("files", nargs="*", help="vector files to assign ids in (default: every vector file)")
     ids.set_defaults(func=_assign_ids)
+    commands.add_parser("where", help="print where the spec, the schemas and the vectors are on disk"
+                        ).set_defaults(func=_where)
     rule_coverage.register(commands)
     timeline.register(commands)
     runner.register(commands)
@@ -157,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    problem = seq_io_spec.data_problem()
+    if problem is not None:
+        print(f"iospec: {problem}", file=sys.stderr)
+        return 2
     try:
         return int(args.func(args))
     except SpecError as error:

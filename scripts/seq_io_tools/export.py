@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import seq_io_spec
 from seq_io_ref.spec_data import load_spec
 
 from seq_io_tools.vectors import CONFORMANCE, VECTORS_DIR, VectorFile, load_suite, relative
@@ -67,6 +68,10 @@ def _drift(current: str, wanted: str, name: str) -> str:
 
 def _export(args: argparse.Namespace) -> int:
     output: Path = args.output
+    if not args.check and output == BUNDLE and seq_io_spec.checkout_root() is None:
+        print("iospec export: the installed package's conformance/vectors.json is read-only: name a file with "
+              "--output (or work in a checkout)", file=sys.stderr)
+        return 2
     try:
         text = render(args.vectors)
     except ExportError as error:

@@ -15,10 +15,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from seq_io_ref.spec_data import REPO_ROOT
+import seq_io_spec
 
-OUTPUT = REPO_ROOT / "generated" / "seq_io_models"
-SCRATCH = REPO_ROOT / "build"
+CHECKOUT = seq_io_spec.checkout_root() or seq_io_spec.data_root()
+"""The generator's configuration is the checkout's pyproject.toml: generating is a maintainer's job in a checkout."""
+OUTPUT = CHECKOUT / "generated" / "seq_io_models"
+SCRATCH = CHECKOUT / "build"
 """Scratch space inside the checkout, so the generator's formatter reads the same configuration as for OUTPUT."""
 TIMEOUT_S = 300
 _COLLISION = re.compile(r"^class ([A-Za-z_]+[0-9]+)\(", re.MULTILINE)
@@ -27,7 +29,7 @@ _COLLISION = re.compile(r"^class ([A-Za-z_]+[0-9]+)\(", re.MULTILINE)
 def run_generator(output: Path) -> None:
     """Run datamodel-codegen with the project's configuration, writing into `output`."""
     command = [str(Path(sys.executable).with_name("datamodel-codegen")), "--output", str(output)]
-    completed = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+    completed = subprocess.run(command, cwd=CHECKOUT, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
     if completed.returncode != 0:
         raise RuntimeError(f"datamodel-codegen failed ({completed.returncode}):\n{completed.stderr[-2000:]}")
 
@@ -53,7 +55,7 @@ def generate() -> int:
         run_generator(fresh)
         shutil.rmtree(OUTPUT, ignore_errors=True)
         shutil.copytree(fresh, OUTPUT)
-    print(f"generated {len(list(OUTPUT.glob('*.py')))} modules into {OUTPUT.relative_to(REPO_ROOT)}")
+    print(f"generated {len(list(OUTPUT.glob('*.py')))} modules into {OUTPUT.relative_to(CHECKOUT)}")
     return check()
 
 
@@ -75,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args not in (["generate"], ["check"]):
         print("usage: python -m seq_io_tools.generate generate|check", file=sys.stderr)
+        return 2
+    if seq_io_spec.checkout_root() is None:
+        print("seq_io_tools.generate: the models are generated in a checkout (an editable install), not from an "
+              "installed package", file=sys.stderr)
         return 2
     return generate() if args == ["generate"] else check()
 

@@ -15,9 +15,10 @@ import sys
 import unicodedata
 from collections.abc import Callable
 
-from seq_io_ref.spec_data import REPO_ROOT
+import seq_io_spec
 
-TABLE = REPO_ROOT / "spec" / "identifier-characters.json"
+NAME = "spec/identifier-characters.json"
+TABLE = seq_io_spec.data_root() / NAME
 UNICODE_VERSION = "14.0.0"
 DESCRIPTION = ("The code points with the Unicode properties XID_Start and XID_Continue in Unicode 14.0.0, as inclusive "
                "[first, last] ranges in ascending order, for the rule DeploymentPolicy.param-name of "
@@ -62,15 +63,19 @@ def render() -> str:
 
 def main(argv: list[str]) -> int:
     if argv[1:] == ["generate"]:
+        if seq_io_spec.checkout_root() is None:
+            print("identifier_table: the table is generated in a checkout, not into an installed package",
+                  file=sys.stderr)
+            return 2
         TABLE.write_text(render(), encoding="utf-8")
-        print(f"wrote {TABLE.relative_to(REPO_ROOT)}")
+        print(f"wrote {NAME}")
         return 0
     if argv[1:] == ["check"]:
         if TABLE.read_text(encoding="utf-8") != render():
-            print(f"{TABLE.relative_to(REPO_ROOT)} differs from the Unicode {UNICODE_VERSION} database: "
+            print(f"{NAME} differs from the Unicode {UNICODE_VERSION} database: "
                   "run `python -m seq_io_tools.identifier_table generate` and review the diff")
             return 1
-        print(f"{TABLE.relative_to(REPO_ROOT)} matches the Unicode {UNICODE_VERSION} database")
+        print(f"{NAME} matches the Unicode {UNICODE_VERSION} database")
         return 0
     print("usage: python -m seq_io_tools.identifier_table generate|check", file=sys.stderr)
     return 2

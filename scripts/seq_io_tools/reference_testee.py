@@ -28,8 +28,9 @@ from seq_io_ref.envelope import envelope_of_json
 from seq_io_ref.keeper import Keeper, Limits, StreamError
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
-from seq_io_ref.spec_data import load_spec
+from seq_io_ref.spec_data import SpecError, load_spec
 from seq_io_ref.validation import Contract, contract
+from seq_io_ref.wire import number_value
 
 NAME = "seq-io-ref"
 PROTOCOL = 1
@@ -193,7 +194,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO = sys.stderr) -> int
         if not raw.strip():
             continue
         try:
-            request = json.loads(raw)
+            request = json.loads(raw, parse_float=number_value)  # 1e+23 is the integer 10^23 (spec/validation.md)
         except ValueError:
             return _refuse(stderr, f"a request is not JSON: {raw[:200]!r}")
         is_case = isinstance(request, dict) and request.get("type") == "case"
@@ -209,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
                                      description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--fast", action="store_true", help="validate with the jsonschema-rs fast path")
     _OPTIONS["fast"] = parser.parse_args(argv).fast
+    try:
+        load_spec()  # a spec that cannot be read ends the testee with one line, before any hello
+    except SpecError as error:
+        print(f"{NAME}: the spec cannot be read: {error}", file=sys.stderr)
+        return 2
     try:
         return serve(sys.stdin.buffer, sys.stdout.buffer)
     except BrokenPipeError:  # the runner went away; nothing is left to answer

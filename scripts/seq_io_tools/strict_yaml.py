@@ -7,12 +7,21 @@ number-looking plain strings such as `1e5` (a string in YAML 1.1, a number in JS
 double (`1.0e+400`, which would silently become infinity), anchors, aliases, merge keys and explicit tags.
 Numbers follow the contract's value model (`seq_io_ref.wire.number_value`). Built on PyYAML's C event parser and
 composer for speed; the value is built here.
+
+Hostile files are refused before they can hurt: a path that is not a regular file (a FIFO, a device such as
+/dev/zero behind a symlink, a folder) is refused without reading (it is opened non-blocking and checked with
+fstat, so a FIFO cannot hang the reader), at most MAX_FILE_BYTES + 1 bytes are ever read (a size the file system
+misreports cannot make the reader eat memory), and nesting deeper than MAX_DEPTH is refused while the event stream
+is scanned, before the composer (C code that recurses once per level and crashes the process on a deep enough
+file) or the builder here (recursive too) ever see it.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +30,9 @@ import yaml
 from seq_io_ref.wire import number_value
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 100
+"""Levels of nested sequences and mappings a vector file may have (the suite needs 11; an instance nested deeper
+is written as `json:` text)."""
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _JSON_INT = re.compile(r"-?(0|[1-9][0-9]*)")
 _JSON_FLOAT = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
@@ -50,19 +62,67 @@ class Loaded:
         return 1
 
 
+def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; YamlError for anything else (a FIFO, a device, a
+    folder, a larger file), without blocking and without reading more than `limit` + 1 bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise YamlError(str(path), 1, f"cannot open the file: {error.strerror or error}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise YamlError(str(path), 1, f"not a regular file ({_file_type(mode)}): a vector file must be a plain "
+                                          "file, and this one is refused without being read")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise YamlError(str(path), 1, f"the file has more than {limit} bytes; a vector file may have at most {limit}")
+    return b"".join(chunks)
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a plain file"
+
+
 def load_file(path: Path) -> Loaded:
-    """Read and strictly load one YAML file, refusing files larger than MAX_FILE_BYTES."""
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise YamlError(str(path), 1, f"the file has {size} bytes; a vector file may have at most {MAX_FILE_BYTES}")
-    return load_text(path.read_text(encoding="utf-8"), str(path))
+    """Read and strictly load one YAML file, refusing what is not a regular file of at most MAX_FILE_BYTES."""
+    data = read_regular_file(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise YamlError(str(path), line, f"the file is not UTF-8 ({error.reason} at byte {error.start})") from None
+    return load_text(text, str(path))
 
 
 def load_text(text: str, file: str = "<text>") -> Loaded:
     """Strictly load one YAML document from text."""
     try:
+        depth = 0
         for event in yaml.parse(text, Loader=_LOADER):
             _refuse_anchor_or_tag(event, file)
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = event.start_mark.line + 1 if event.start_mark else 1
+                    raise YamlError(file, line, f"the values are nested deeper than {MAX_DEPTH} levels (sequences "
+                                                "and mappings): refused before it is built; write a deep instance "
+                                                "as `json:` text")
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark

@@ -3,26 +3,28 @@
 The YAML files under conformance/vectors/ are the suite. This module is the one reader of them for every tool
 (the validation run, the tests, the JSON export): the strict YAML loader refuses typing traps, the vector-file
 schema checks the shape, and the lint checks what the schema cannot say: ids unique across the suite, each id in
-the published ledger (so an id is never reused or renumbered), each id carrying its file's prefix, and each
-expected rule id known to the spec.
+the published ledger (so an id is never reused or renumbered), each id carrying its file's prefix, each
+expected rule id known to the spec, and no text citing a document outside this package (a vector's `why` derives
+its expectation from spec/, so it cites spec/'s rule ids and sections, never working notes kept outside it).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import seq_io_spec
 from jsonschema import Draft202012Validator
 from seq_io_ref.issues import format_path
-from seq_io_ref.spec_data import REPO_ROOT
 
 from seq_io_tools.strict_yaml import Loaded, YamlError, load_file
 
-CONFORMANCE = REPO_ROOT / "conformance"
+CONFORMANCE = seq_io_spec.conformance_root()
 VECTORS_DIR = CONFORMANCE / "vectors"
 FILE_SCHEMA = CONFORMANCE / "schema" / "vector-file.schema.json"
 LEDGER = CONFORMANCE / "published-ids.txt"
@@ -69,10 +71,37 @@ class VectorFile:
 
 
 def relative(path: Path) -> str:
+    """A path as a person reads it: relative to the data's root (`conformance/vectors/…`), else as given."""
     try:
-        return str(path.resolve().relative_to(REPO_ROOT))
+        return str(path.resolve().relative_to(seq_io_spec.data_root().resolve()))
     except ValueError:
         return str(path)
+
+
+OUTSIDE_CITATION = re.compile(
+    r"\bfacts?[\s_-]+sheets?\b|\bcontract[\s_-]facts\b|(?:\.\./|/work/)shared\b|\btooling[\s_-]notes\b", re.IGNORECASE)
+"""Names of working documents that are not part of this package; a vector file never cites them."""
+
+
+def _strings(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, (*path, index))
+
+
+def outside_citations(vector_file: VectorFile) -> Iterator[Problem]:
+    """Each text of the file (a why, a group name, a description) that cites a document outside this package."""
+    for path, text in _strings(vector_file.doc):
+        found = OUTSIDE_CITATION.search(text)
+        if found:
+            yield Problem(relative(vector_file.path), vector_file.loaded.line_of(path), format_path(list(path)),
+                          f"cites {found.group()!r}, which is not part of this package: derive the expectation from "
+                          "spec/ and cite its rule id (SCH-…, a rule of spec/validation.md) or section instead")
 
 
 @cache
@@ -115,6 +144,7 @@ def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known
     """What the vector-file schema cannot say."""
     seen: dict[str, Case] = {}
     for vector_file in files:
+        yield from outside_citations(vector_file)
         if vector_file.kind == "validation" and vector_file.doc["type"] not in known_types:
             yield Problem(relative(vector_file.path), vector_file.loaded.line_of(("type",)), "$.type",
                           f"{vector_file.doc['type']!r} is not a type of the spec")

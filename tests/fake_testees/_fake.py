@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -55,6 +56,12 @@ def _options() -> argparse.Namespace:
     parser.add_argument("--linger", action="store_true", help="do not exit when stdin closes")
     parser.add_argument("--deaf", action="store_true", help="hang: after the hello, never read stdin again")
     parser.add_argument("--pid-file", type=Path, help="append this process's id to the file")
+    parser.add_argument("--wait", type=float, default=0.0, help="chatty: seconds between answer and extra line")
+    parser.add_argument("--how-chatty", default="log", help="chatty: log (a text line), twice (the answer again)")
+    parser.add_argument("--stderr", default="", help="write this (Python escapes allowed) to stderr on --on")
+    parser.add_argument("--spawn", default="", help="spawner: setsid, orphan or plain (see spawner.py)")
+    parser.add_argument("--spawn-on", default="", help="spawner: spawn when this case comes (default: at start)")
+    parser.add_argument("--spawn-stdout", action="store_true", help="spawner: the grandchild keeps our stdout")
     return parser.parse_args()
 
 
@@ -85,6 +92,38 @@ def _misbehave(mode: str, request: dict[str, Any], options: argparse.Namespace) 
     elif mode == "slow":
         time.sleep(options.delay)
         _write(_echo(request))
+    elif mode == "chatty":
+        _write(_answer(request, options))
+        time.sleep(options.wait)
+        extra = _answer(request, options) if options.how_chatty == "twice" else b"done with the case\n"
+        _write(extra)
+    elif mode == "quit":
+        _write(_answer(request, options))
+        sys.exit(0)
+    elif mode == "noisy":
+        sys.stderr.buffer.write(options.stderr.encode().decode("unicode_escape").encode("utf-8", "replace"))
+        sys.stderr.buffer.flush()
+        _write(_answer(request, options))
+
+
+def _spawn(options: argparse.Namespace) -> None:
+    """Start a grandchild that sleeps "forever" and writes its pid to --pid-file: `setsid` leaves our session
+    and process group; `orphan` does that from a child that exits at once, so the grandchild's parent is gone;
+    `plain` stays in our group."""
+    out = None if options.spawn_stdout else subprocess.DEVNULL
+    known = len(options.pid_file.read_text().split())
+    sleeper = [sys.executable, "-c", f"import os, time; open({str(options.pid_file)!r}, 'a').write("
+               f"f'{{os.getpid()}}\\n'); time.sleep({FOREVER})"]
+    if options.spawn == "orphan":
+        middle = [sys.executable, "-c", "import subprocess, sys; subprocess.Popen(sys.argv[1:], "
+                  "start_new_session=True, stdin=subprocess.DEVNULL)", *sleeper]
+        subprocess.run(middle, stdin=subprocess.DEVNULL, stdout=out, check=True)
+    else:
+        subprocess.Popen(sleeper, start_new_session=options.spawn == "setsid", stdin=subprocess.DEVNULL,
+                         stdout=out)
+    deadline = time.monotonic() + 10  # the pid is in the file before the grandchild is counted on
+    while time.monotonic() < deadline and len(options.pid_file.read_text().split()) <= known:
+        time.sleep(0.01)
 
 
 def _answer(request: dict[str, Any], options: argparse.Namespace) -> dict[str, Any]:
@@ -106,6 +145,8 @@ def main(mode: str) -> None:
     if options.pid_file:
         with options.pid_file.open("a") as handle:
             handle.write(f"{os.getpid()}\n")
+    if mode == "spawner" and not options.spawn_on:
+        _spawn(options)
     greeting = json.loads(sys.stdin.buffer.readline())
     hello = HELLO | {"contract_version": greeting["contract_version"]}
     if mode == "bad_handshake":
@@ -116,6 +157,8 @@ def main(mode: str) -> None:
         time.sleep(FOREVER)
     for line in sys.stdin.buffer:
         request = json.loads(line)
+        if mode == "spawner" and request["id"] == options.spawn_on:
+            _spawn(options)
         if request["id"] in options.on:
             _misbehave(mode, request, options)
         else:

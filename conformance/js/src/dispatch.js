@@ -6,9 +6,17 @@ import { scheduleCase, SpecError } from "./schedule.js";
 import { envelopeCase } from "./envelope.js";
 import { rowsOfCase } from "./rows_of.js";
 
+/** @typedef {import("./types.js").AnswerBody} AnswerBody */
+/** @typedef {import("./types.js").ValidationResult} ValidationResult */
+
 export const KINDS = ["validation", "schedule", "envelope", "rows_of"];
 
-/** Answers one case: {type: "result"|"error"|"skipped", ...} without the id. */
+/**
+ * Answers one case: {type: "result"|"error"|"skipped", ...} without the id.
+ * @param {string} kind
+ * @param {any} input
+ * @returns {AnswerBody}
+ */
 export function answer(kind, input) {
   try {
     switch (kind) {
@@ -18,7 +26,12 @@ export function answer(kind, input) {
         }
         if (!knownType(input.type_name)) return { type: "skipped", reason: `unknown contract type ${input.type_name}` };
         const r = validateText(input.type_name, input.json);
-        if (!r.valid) return { type: "result", result: { valid: false, errors: r.errors } };
+        if (!r.valid) {
+          // A refusal always names at least one error (the protocol's result schema says minItems 1).
+          const errors = /** @type {ValidationResult["errors"]} */ (r.errors);
+          return { type: "result", result: { valid: false, errors } };
+        }
+        /** @type {ValidationResult} */
         const result = { valid: true, normalized: r.normalized };
         setLiteral(result, "normalized", r.literal);
         return { type: "result", result };
@@ -34,8 +47,9 @@ export function answer(kind, input) {
     }
   } catch (e) {
     if (e instanceof SpecError) return { type: "error", rule: e.rule, message: e.message };
-    console.error(e && e.stack ? e.stack : e);
-    return { type: "error", rule: "internal.exception", message: `internal error: ${e && e.message}` };
+    const err = /** @type {any} */ (e);
+    console.error(err && err.stack ? err.stack : err);
+    return { type: "error", rule: "internal.exception", message: `internal error: ${err && err.message}` };
   }
 }
 

@@ -85,6 +85,7 @@ function stepName(u) {
   return BigInt(u).toString(); // exact decimal of the double, also beyond 2^53 (String() would use an exponent)
 }
 
+/** @returns {import("./types.js").EnvelopeResult} */
 export function envelopeCase(input) {
   return envelope(input.picks, input.frames, input.own, input.t, { own: [input, "own"], t: [input, "t"] });
 }

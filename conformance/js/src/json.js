@@ -9,10 +9,25 @@
 //     them are reported;
 //   - refuses a string or member name holding a lone surrogate (an unpaired \ud800-\udfff), as a syntax error of
 //     the whole text (wire.json-syntax, path $), and a leading byte order mark (not JSON whitespace).
+//   - refuses a text in which some value is enclosed by more than MAX_JSON_DEPTH arrays and objects (wire.too-deep,
+//     the whole text, path $: reading stops there), and an integer literal (no fraction, no exponent) of more than
+//     MAX_INTEGER_DIGITS digits (wire.integer-too-long, path of the number); both limits come from
+//     spec/contract.json ("Limits" in spec/validation.md).
 // It is iterative (no recursion), so deeply nested texts cannot overflow the call stack.
 //
 // A "lenient" mode exists for protocol messages written by other tools (the conformance runner): it accepts the
 // NaN / Infinity / -Infinity tokens as numbers and lets the last duplicate key win, as Python's json does.
+
+import fs from "node:fs";
+import path from "node:path";
+
+import { SPEC_DIR } from "./data.js";
+
+const LIMITS = JSON.parse(fs.readFileSync(path.join(SPEC_DIR, "contract.json"), "utf8")).limits;
+export const MAX_JSON_DEPTH = LIMITS.MAX_JSON_DEPTH;
+export const MAX_INTEGER_DIGITS = LIMITS.MAX_INTEGER_DIGITS;
+/** Protocol messages (lenient mode) wrap an instance in a few levels of their own (conformance/protocol.md). */
+const PROTOCOL_DEPTH_MARGIN = 16;
 
 export class WireError extends Error {
   constructor(rule, path, message) {
@@ -64,7 +79,7 @@ export function integerText(literal, v) {
   if (!m) return undefined;
   let digits = (m[2] + (m[3] || "")).replace(/^0+/, "");
   let scale = Number(m[4] || 0) - (m[3] || "").length; // value = digits × 10^scale
-  const zeros = /0*$/.exec(digits)[0].length;
+  const zeros = digits.length - digits.replace(/0+$/, "").length;
   digits = digits.slice(0, digits.length - zeros);
   scale += zeros;
   if (digits === "" || scale < 0) return undefined; // zero (a safe integer) or not an integer
@@ -117,6 +132,10 @@ export function compareExact(a, b) {
 }
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** @type {ReadonlyArray<[string, number]>} The number tokens that only the lenient mode reads. */
+const NON_FINITE_TOKENS = [["-Infinity", -Infinity], ["Infinity", Infinity], ["NaN", NaN]];
+/** @type {ReadonlyArray<[string, boolean | null]>} */
+const LITERAL_TOKENS = [["true", true], ["false", false], ["null", null]];
 
 /** True when the string holds no lone surrogate (every high surrogate is followed by a low one, and only then). */
 export function isWellFormed(s) {
@@ -135,12 +154,18 @@ export function isWellFormed(s) {
  * Parses `text` under the wire rules.
  * Returns {ok: true, value, literal} or {ok: false, errors: [{path, rule, message}]}; `literal` is the literal text
  * of a top-level integer beyond ±(2^53 − 1) (nested ones are recorded with `setLiteral`).
+ * @param {string} text
+ * @param {{lenient?: boolean}} [options]
+ * @returns {{ok: true, value: any, literal?: string}
+ *   | {ok: false, errors: Array<{path: string, rule: string, message: string}>}}
  */
 export function parseWire(text, { lenient = false } = {}) {
   const errors = [];
   let i = 0;
   const n = text.length;
+  const depthLimit = lenient ? MAX_JSON_DEPTH + PROTOCOL_DEPTH_MARGIN : MAX_JSON_DEPTH;
 
+  /** @type {(msg: string) => never} */
   const syntax = (msg) => {
     throw new WireError("wire.json-syntax", "$", `not JSON (RFC 8259): ${msg} at offset ${i}`);
   };
@@ -201,11 +226,11 @@ export function parseWire(text, { lenient = false } = {}) {
     }
   };
 
-  const NUM = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+  const NUM = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
   let pendingLiteral; // the literal of the number just read, when it is an integer beyond ±(2^53 − 1)
   const readNumber = () => {
     if (lenient) {
-      for (const [tok, v] of [["-Infinity", -Infinity], ["Infinity", Infinity], ["NaN", NaN]]) {
+      for (const [tok, v] of NON_FINITE_TOKENS) {
         if (text.startsWith(tok, i)) {
           i += tok.length;
           return v;
@@ -221,6 +246,16 @@ export function parseWire(text, { lenient = false } = {}) {
       syntax("unexpected character");
     }
     i += m[0].length;
+    const integerDigits = m[1] === undefined && m[2] === undefined ? m[0].length - (m[0][0] === "-" ? 1 : 0) : 0;
+    if (integerDigits > MAX_INTEGER_DIGITS && !lenient) {
+      errors.push({
+        path: formatPath(pathSegs),
+        rule: "wire.integer-too-long",
+        message: `an integer literal of ${integerDigits} digits is longer than MAX_INTEGER_DIGITS (${MAX_INTEGER_DIGITS})`,
+      });
+      pendingLiteral = undefined;
+      return 0;
+    }
     const v = Number(m[0]); // correctly rounded, Infinity on overflow, ±0 on underflow
     pendingLiteral = integerText(m[0], v);
     if (!Number.isFinite(v) && !lenient) {
@@ -234,7 +269,7 @@ export function parseWire(text, { lenient = false } = {}) {
   };
 
   const readLiteral = () => {
-    for (const [tok, v] of [["true", true], ["false", false], ["null", null]]) {
+    for (const [tok, v] of LITERAL_TOKENS) {
       if (text.startsWith(tok, i)) {
         i += tok.length;
         return v;
@@ -273,6 +308,11 @@ export function parseWire(text, { lenient = false } = {}) {
     let expect = "value";
     for (;;) {
       if (expect === "value") {
+        // The value about to be read is enclosed by the containers on the stack.
+        if (stack.length > depthLimit) {
+          throw new WireError("wire.too-deep", "$",
+            `nested more deeply than ${MAX_JSON_DEPTH} arrays and objects at offset ${i} (spec/validation.md, "Limits")`);
+        }
         skipWs();
         if (i >= n) syntax("unexpected end of text");
         const c = text[i];
@@ -428,7 +468,7 @@ export const isObject = (v) => v !== null && typeof v === "object" && !Array.isA
 export function jsonEqual(a0, b0, la0, lb0) {
   const work = [[a0, b0, la0, lb0]];
   while (work.length) {
-    const [a, b, la, lb] = work.pop();
+    const [a, b, la, lb] = /** @type {any[]} */ (work.pop());
     const ta = jsonType(a);
     if (ta !== jsonType(b)) return false;
     switch (ta) {

@@ -3,12 +3,20 @@
 import { isValid } from "./validation.js";
 import { isObject, jsonType, carry } from "./json.js";
 import { SpecError } from "./schedule.js";
+import { present } from "./types.js";
+
+/** @typedef {import("./types.js").Actions} Actions */
+/** @typedef {import("./types.js").RowsOfResult} RowsOfResult */
 
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
 /**
  * Returns the rows that play. `answerRef` = [container, key] where the answer is held, if any: integer literals
  * beyond 2^53 (see json.js) then travel into the rows unchanged.
+ * @param {any} answer  what infer returned
+ * @param {Actions | null | undefined} actions  refused at run time unless null or a valid Actions (ROWS-ACTIONS-VALID)
+ * @param {[object, string | number] | null} [answerRef]
+ * @returns {unknown[]}
  */
 export function rowsOf(answer, actions, answerRef = null) {
   const single = () => {
@@ -26,7 +34,7 @@ export function rowsOf(answer, actions, answerRef = null) {
       throw new SpecError("rows_of.invalid-actions", "actions is neither null nor a valid Actions"); // ROWS-ACTIONS-VALID
     }
     let source = answer;
-    if (has(actions, "key") && actions.key !== null) {
+    if (present(actions, "key")) {
       // ROWS-DECLARED-KEY
       if (!isObject(answer) || !has(answer, actions.key)) {
         throw new SpecError("rows_of.missing-key", `the answer is not an object holding ${JSON.stringify(actions.key)}`);
@@ -37,7 +45,7 @@ export function rowsOf(answer, actions, answerRef = null) {
       throw new SpecError("rows_of.not-a-list", `the rows source is ${jsonType(source)}, not an array`); // ROWS-DECLARED-SOURCE
     }
     if (source.length === 0) throw new SpecError("rows_of.no-rows", "the rows source is empty"); // ROWS-DECLARED-EMPTY
-    const h = has(actions, "open_loop_horizon") && actions.open_loop_horizon !== null ? actions.open_loop_horizon : source.length;
+    const h = present(actions, "open_loop_horizon") ? actions.open_loop_horizon : source.length;
     return slice(source, Math.min(h, source.length)); // ROWS-DECLARED-HORIZON
   }
   if (!Array.isArray(answer)) return single(); // ROWS-UNDECLARED-SINGLE
@@ -58,6 +66,7 @@ export function rowsOf(answer, actions, answerRef = null) {
   );
 }
 
+/** @returns {RowsOfResult} */
 export function rowsOfCase(input) {
   const actions = has(input, "actions") ? input.actions : null;
   return { rows: rowsOf(input.answer, actions, [input, "answer"]) };

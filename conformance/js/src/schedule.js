@@ -6,6 +6,10 @@
 
 import { isValid } from "./validation.js";
 import { isObject, compareCodePoints } from "./json.js";
+import { present } from "./types.js";
+
+/** @typedef {import("./types.js").Observations} Observations */
+/** @typedef {import("./types.js").ScheduleResult} ScheduleResult */
 
 export const MAX_STEP = Number.MAX_SAFE_INTEGER; // 2^53 - 1, MAX_SAFE_INTEGER in spec/contract.json
 
@@ -18,7 +22,6 @@ export class SpecError extends Error {
 }
 
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-const present = (o, k) => has(o, k) && o[k] !== null && o[k] !== undefined;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rounding
@@ -69,6 +72,9 @@ function checkDeclaration(declaration) {
 /**
  * The schedule of a declaration: null, or
  * {windows: Map key -> ascending distinct offsets (<= 0), fed: Map key -> period, alone: key[], every, whole, pad}.
+ * A declaration that is not a valid Observations is refused at run time (SCH-INPUT-DECLARATION).
+ * @param {Observations | null} declaration
+ * @param {any} rate  checked before its first use (SCH-INPUT-RATE)
  */
 export function of(declaration, rate) {
   if (declaration === null) return null; // SCH-OF-NULL
@@ -113,6 +119,7 @@ export function of(declaration, rate) {
     }
   }
   const whole = streams === null; // SCH-OF-WHOLE
+  /** @type {number | null} */
   let every = null;
   if (present(declaration, "every")) every = Math.max(1, steps(declaration.every)); // SCH-OF-EVERY
   // Every key name in code-point order, with its rank: lists of keys are built in this order.
@@ -141,7 +148,30 @@ function checkPair(earlier, later, earlierName, laterName) {
 // ---------------------------------------------------------------------------------------------------------------
 // picks, needed
 
-/** picks without argument checks; entries [step, keys] (keys a sorted array or null). */
+/** @typedef {[number, string[] | null]} Entry a step and the keys read there (null: the whole observation) */
+
+// SCH-RESULT-BOUND: a picks, needed or wanted result of more than MAX_RESULT_ENTRIES entries is refused with
+// schedule.result-too-large (spec/schedule.md § 2), decided before it is built: each loop below first counts the
+// distinct steps it would add (the result holds at least that many) and stops when the steps gathered already
+// outnumber the bound. GATHER_LIMIT leaves room for the entries a result does not keep (picks' own step and padded
+// steps when wanted reuses picks), so no result of at most MAX_RESULT_ENTRIES is ever refused.
+export const MAX_RESULT_ENTRIES = 1000000;
+const GATHER_LIMIT = MAX_RESULT_ENTRIES + 1024;
+
+function refuseBeyond(entries, limit = MAX_RESULT_ENTRIES) {
+  if (entries > limit) {
+    throw new SpecError("schedule.result-too-large",
+      `the result would hold more than ${MAX_RESULT_ENTRIES} entries (${entries} at least)`);
+  }
+}
+
+/** How many of t, t − k, t − 2k, … lie above tPrev (tPrev < t). */
+const stepsDown = (t, tPrev, k) => Math.floor((t - tPrev - 1) / k) + 1;
+
+/**
+ * picks without argument checks; entries [step, keys] (keys a sorted array or null).
+ * @returns {Entry[]}
+ */
 function picksUnchecked(s, t, tPrev) {
   if (s === null) return [[t, null]]; // SCH-PICKS-NULL
   // asked: step -> keys, filled key by key in code-point order, so each list is sorted and has no duplicate
@@ -160,7 +190,9 @@ function picksUnchecked(s, t, tPrev) {
     }
     const k = s.fed.get(key);
     if (k !== undefined) {
+      refuseBeyond(stepsDown(t, tPrev, k), GATHER_LIMIT);
       for (let u = t; u > tPrev; u -= k) add(u, key); // SCH-PICKS-FED
+      refuseBeyond(asked.size, GATHER_LIMIT);
       continue;
     }
     add(t, key); // SCH-PICKS-ALONE
@@ -169,10 +201,14 @@ function picksUnchecked(s, t, tPrev) {
   if (s.whole) {
     // SCH-PICKS-WHOLE
     if (s.every === null) wholeSteps.add(t);
-    else for (let u = t; u > tPrev; u -= s.every) wholeSteps.add(u);
+    else {
+      refuseBeyond(stepsDown(t, tPrev, s.every), GATHER_LIMIT);
+      for (let u = t; u > tPrev; u -= s.every) wholeSteps.add(u);
+    }
   }
   const allSteps = new Set([...asked.keys(), ...wholeSteps]);
   const ordered = [...allSteps].sort((a, b) => a - b); // SCH-PICKS-ORDER
+  /** @type {Entry[]} */
   const result = [];
   for (const u of ordered) {
     if (u < 0 && s.pad === "drop") continue; // SCH-PICKS-DROP
@@ -184,7 +220,9 @@ function picksUnchecked(s, t, tPrev) {
 
 export function picks(s, t, tPrev = -1) {
   checkPair(tPrev, t, "t_prev", "t"); // SCH-INPUT-STEPS
-  return picksUnchecked(s, t, tPrev);
+  const result = picksUnchecked(s, t, tPrev);
+  refuseBeyond(result.length); // SCH-RESULT-BOUND
+  return result;
 }
 
 /** The distinct steps of picks other than t, ascending. */
@@ -215,6 +253,7 @@ export function keepsFrom(s, t) {
 // ---------------------------------------------------------------------------------------------------------------
 // wanted
 
+/** @returns {Entry[]} */
 export function wanted(s, t, tNext) {
   checkPair(t, tNext, "t", "t_next"); // SCH-INPUT-STEPS
   if (s === null) return [];
@@ -239,12 +278,17 @@ export function wanted(s, t, tNext) {
   }
   for (const [key, offsets] of s.windows) {
     // SCH-WANTED-REACH
-    for (let u = Math.max(t + 1, tNext + 1 + offsets[0]); u <= tNext - 1; u++) merge(u, [key]);
+    const from = Math.max(t + 1, tNext + 1 + offsets[0]);
+    refuseBeyond(tNext - from); // SCH-RESULT-BOUND: each of these steps is wanted
+    for (let u = from; u <= tNext - 1; u++) merge(u, [key]);
+    refuseBeyond(out.size);
   }
+  refuseBeyond(out.size); // SCH-RESULT-BOUND
   const steps = [...out.keys()].sort((a, b) => a - b);
   return steps.map((u) => {
+    /** @type {Set<string> | null | undefined} */
     const keys = out.get(u);
-    if (keys === null) return [u, null];
+    if (!keys) return [u, null];
     return [u, [...keys].sort((a, b) => s.rank.get(a) - s.rank.get(b))];
   });
 }
@@ -258,6 +302,7 @@ export function readsPastSchedule(s) {
   return s.fed.size > 0 || (s.whole && s.every !== null);
 }
 
+/** @param {Observations | null} declaration */
 export function readsPastDeclaration(declaration) {
   if (declaration === null) return false; // SCH-READS-PAST-DECLARATION
   checkDeclaration(declaration);
@@ -275,7 +320,10 @@ export function readsPastDeclaration(declaration) {
 // ---------------------------------------------------------------------------------------------------------------
 // The conformance case of kind "schedule"
 
-/** input: {declaration, rate?, t, t_prev}. Returns the result object, or throws SpecError. */
+/**
+ * input: {declaration, rate?, t, t_prev}. Returns the result object, or throws SpecError.
+ * @returns {ScheduleResult}
+ */
 export function scheduleCase(input) {
   if (!isObject(input)) throw new SpecError("schedule.invalid-input", "the input is not an object");
   const declaration = has(input, "declaration") ? input.declaration : null;

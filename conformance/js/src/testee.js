@@ -1,20 +1,28 @@
 #!/usr/bin/env node
 // A testee of conformance/protocol.md (version 1): JSON Lines on stdin/stdout.
 //
-//   node conformance/js/src/testee.js
+//   node conformance/js/src/testee.js          (in the checkout)
+//   seq-io-testee [--version]                   (the npm package's bin)
 //
-// Kinds: validation, schedule, envelope, rows_of. Logging goes to stderr only.
+// Kinds: validation, schedule, envelope, rows_of. Logging goes to stderr only. The spec is read when the
+// implementation is imported, so the data is checked first: missing data is one line on stderr and exit 2.
 
 import readline from "node:readline";
-import fs from "node:fs";
-import path from "node:path";
-import { parseWire, isObject, toJsonLine } from "./json.js";
-import { SPEC_DIR } from "./validation.js";
-import { answer, KINDS } from "./dispatch.js";
+import { contractVersion, dataProblem, PACKAGE as PKG } from "./data.js";
 
 const PROTOCOL = 1;
-const CONTRACT_VERSION = JSON.parse(fs.readFileSync(path.join(SPEC_DIR, "contract.json"), "utf8")).contract_version;
-const PKG = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const problem = dataProblem();
+if (problem !== null) {
+  console.error(`seq-io-testee: ${problem}`);
+  process.exit(2);
+}
+const CONTRACT_VERSION = contractVersion();
+if (process.argv.includes("--version")) {
+  console.log(`${PKG.name} ${PKG.version}, contract ${CONTRACT_VERSION}`);
+  process.exit(0);
+}
+const { parseWire, isObject, toJsonLine } = await import("./json.js");
+const { answer, KINDS } = await import("./dispatch.js");
 
 function send(msg) {
   process.stdout.write(toJsonLine(msg) + "\n");
@@ -37,19 +45,22 @@ function main() {
         console.error(`runner has contract ${msg.contract_version}, this testee ${CONTRACT_VERSION}`);
       }
       greeted = true;
-      send({
+      /** @type {import("./types.js").TesteeHello} */
+      const hello = {
         type: "hello",
         protocol: PROTOCOL,
         implementation: { name: PKG.name, version: PKG.version },
         contract_version: CONTRACT_VERSION,
         kinds: KINDS,
-      });
+      };
+      send(hello);
       return;
     }
     if (msg.type === "case") {
       if (!greeted) console.error("a case before the hello");
       const a = answer(msg.kind, msg.input);
-      send({ type: a.type, id: msg.id, ...a });
+      const { type, ...rest } = a;
+      send({ type, id: msg.id, ...rest });
       return;
     }
     console.error(`unknown message type ${JSON.stringify(msg.type)}`);

@@ -10,15 +10,27 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Ajv2020Module from "ajv/dist/2020.js";
-import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact, isWellFormed } from "./json.js";
+import { parseWire, formatPath, jsonType, isObject, jsonEqual, setMember, literalOf, setLiteral, exactValue, compareExact, isWellFormed, MAX_JSON_DEPTH } from "./json.js";
+
+import { present } from "./types.js";
+
+/** @typedef {import("./types.js").Stream} Stream */
+/** @typedef {import("./types.js").DeploymentPolicy} DeploymentPolicy */
+/** @typedef {import("./types.js").ActionContract} ActionContract */
+/** @typedef {import("./types.js").InferParam} InferParam */
+/** @typedef {import("./types.js").Lease} Lease */
+/** @typedef {import("./types.js").Refusal} Refusal */
+/** @typedef {(segs: Array<string | number>, rule: string, message: string) => void} Report */
+/**
+ * The outcome of validating one instance: accepted (normalized in place, with the literal of a top-level integer
+ * beyond 2^53 when there is one) or refused with every refusal found.
+ * @typedef {{valid: true, normalized?: unknown, literal?: string} | {valid: false, errors: Refusal[]}} Outcome
+ */
 
 const Ajv2020 = Ajv2020Module.default || Ajv2020Module;
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const SPEC_DIR = process.env.SEQ_IO_SPEC_DIR || path.resolve(HERE, "../../../spec");
-const SCHEMA_DIR = path.join(SPEC_DIR, "schemas");
+import { SPEC_DIR, SCHEMA_DIR } from "./data.js";
 
 const CUSTOM_KEYWORDS = ["x-rule", "x-limits", "x-enum-varnames", "x-type"];
 
@@ -79,6 +91,7 @@ function inline(node, baseId, seen) {
   if (Array.isArray(node)) return node.map((x) => inline(x, baseId, seen));
   if (!isObject(node)) return node;
   let out = {};
+  /** @type {any} */
   let target = null;
   for (const [k, v] of Object.entries(node)) {
     if (k === "$ref") {
@@ -241,6 +254,7 @@ function mapAjvErrors(typeName, instance, ajvErrors) {
     // 2. the nearest x-rule on the schema path from the root to the keyword
     const segs = splitPointer(e.schemaPath);
     let node = root;
+    /** @type {string | null} */
     let rule = null;
     for (let k = 0; k < segs.length - 1; k++) {
       if (isObject(node) && typeof node["x-rule"] === "string") rule = node["x-rule"];
@@ -300,7 +314,6 @@ function typedNodes(schema, value, segs = [], out = [], seen = new Set()) {
 // Rules beyond the schema
 
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-const setAndNotNull = (o, k) => has(o, k) && o[k] !== null;
 const isNumber = (v) => typeof v === "number";
 /** The exact value of the number container[key] (a BigInt for an integer literal beyond 2^53). */
 const exact = (container, key) => exactValue(container[key], literalOf(container, key));
@@ -334,17 +347,20 @@ function daysInMonth(y, m) {
   return [4, 6, 9, 11].includes(m) ? 30 : 31;
 }
 
+// Each rule receives one schema-valid node of its type, typed by the binding generated from the same schema.
 const BEYOND = {
+  /** @param {DeploymentPolicy} node @param {Array<string | number>} segs @param {Report} err */
   DeploymentPolicy(node, segs, err) {
-    if (setAndNotNull(node, "params") && isObject(node.params)) {
+    if (present(node, "params") && isObject(node.params)) {
       const bad = Object.keys(node.params).filter((k) => !isParamName(k));
       if (bad.length)
         err([...segs, "params"], "DeploymentPolicy.param-name",
           `parameter names must be identifiers not starting with "_": ${bad.map((k) => JSON.stringify(k)).join(", ")}`);
     }
   },
+  /** @param {ActionContract} node @param {Array<string | number>} segs @param {Report} err */
   ActionContract(node, segs, err) {
-    if (setAndNotNull(node, "bounds") && Array.isArray(node.bounds)) {
+    if (present(node, "bounds") && Array.isArray(node.bounds)) {
       if (node.bounds.length !== node.action_dim) {
         err([...segs, "bounds"], "ActionContract.bounds-count",
           `bounds has ${node.bounds.length} pairs, action_dim is ${node.action_dim}`);
@@ -355,20 +371,21 @@ const BEYOND = {
         });
       }
     }
-    if (setAndNotNull(node, "max_delta") && Array.isArray(node.max_delta) && node.max_delta.length !== node.action_dim) {
+    if (present(node, "max_delta") && Array.isArray(node.max_delta) && node.max_delta.length !== node.action_dim) {
       err([...segs, "max_delta"], "ActionContract.max-delta-count",
         `max_delta has ${node.max_delta.length} values, action_dim is ${node.action_dim}`);
     }
   },
+  /** @param {InferParam} node @param {Array<string | number>} segs @param {Report} err */
   InferParam(node, segs, err) {
-    const min = setAndNotNull(node, "min") ? exact(node, "min") : null;
-    const max = setAndNotNull(node, "max") ? exact(node, "max") : null;
+    const min = present(node, "min") ? exact(node, "min") : null;
+    const max = present(node, "max") ? exact(node, "max") : null;
     if (min !== null && max !== null && compareExact(min, max) > 0)
       err(segs, "InferParam.min-not-above-max", `min ${min} is above max ${max}`);
-    if (setAndNotNull(node, "default")) {
+    if (present(node, "default")) {
       const d = node.default;
       const problems = [];
-      if (setAndNotNull(node, "choices") &&
+      if (present(node, "choices") &&
           !node.choices.some((c, idx) => jsonEqual(c, d, literalOf(node.choices, idx), literalOf(node, "default"))))
         problems.push("is not one of choices");
       if (min !== null || max !== null) {
@@ -382,6 +399,7 @@ const BEYOND = {
       if (problems.length) err([...segs, "default"], "InferParam.default-allowed", `default ${JSON.stringify(d)} ${problems.join(", ")}`);
     }
   },
+  /** @param {Lease} node @param {Array<string | number>} segs @param {Report} err */
   Lease(node, segs, err) {
     if (typeof node.expires_at !== "string") return;
     const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})/.exec(node.expires_at);
@@ -396,16 +414,19 @@ const BEYOND = {
 // Normalization (in place, on a value we own)
 
 const NORMALIZE = {
+  /** @param {Stream} node */
   Stream(node) {
-    if (!Array.isArray(node.at)) return;
+    const at = node.at;
+    if (!Array.isArray(at)) return;
     // Ascending by exact value; stable. Recorded literals follow their numbers.
-    const items = node.at.map((v, idx) => ({ v, lit: literalOf(node.at, idx), x: exactValue(v, literalOf(node.at, idx)) }));
+    const items = at.map((v, idx) => ({ v, lit: literalOf(at, idx), x: exactValue(v, literalOf(at, idx)) }));
     items.sort((a, b) => compareExact(a.x, b.x));
     items.forEach(({ v, lit }, idx) => {
-      node.at[idx] = v;
-      setLiteral(node.at, idx, lit);
+      at[idx] = v;
+      setLiteral(at, idx, lit);
     });
   },
+  /** @param {DeploymentPolicy} node */
   DeploymentPolicy(node) {
     if (has(node, "streaming")) {
       if (node.streaming === true) setMember(node, "episodes", "own");
@@ -425,14 +446,15 @@ export function knownType(typeName) {
  * Validates an already-parsed value (no wire rules). Returns {valid: true, normalized} or {valid: false, errors}.
  * With `normalize` (the default) the value itself is normalized in place and returned as `normalized`; pass
  * `{normalize: false}` to leave it untouched.
+ * @param {string} typeName
+ * @param {unknown} value
+ * @param {{normalize?: boolean}} [options]
+ * @returns {Outcome}
  */
 export function validateValue(typeName, value, { normalize = true } = {}) {
   if (!typeIds.has(typeName)) throw new Error(`unknown contract type ${typeName}`);
-  const lone = loneSurrogateAt(value);
-  if (lone !== null) {
-    // An already-parsed value is held to the wire rule on strings too (spec/validation.md, wire.json-syntax).
-    return { valid: false, errors: [{ path: formatPath(lone), rule: "wire.json-syntax", message: "a string or member name holds a lone surrogate" }] };
-  }
+  const wire = wireIssueOfValue(value);
+  if (wire !== null) return { valid: false, errors: [wire] };
   const { refs, inlined } = validators(typeName);
   const okRefs = refs(value);
   const okInlined = inlined(value);
@@ -460,18 +482,25 @@ export function validateValue(typeName, value, { normalize = true } = {}) {
   return { valid: true, normalized: value };
 }
 
-/** The path segments of the first string or member name holding a lone surrogate, or null. Iterative. */
-function loneSurrogateAt(root) {
+/**
+ * An already-parsed value is held to the wire rules a text would be (spec/validation.md): a string or member name
+ * holding a lone surrogate (wire.json-syntax, at its path), a value enclosed by more than MAX_JSON_DEPTH arrays and
+ * objects (wire.too-deep, path $). The first such issue, or null. Iterative.
+ */
+function wireIssueOfValue(root) {
   const work = [[root, []]];
   while (work.length) {
-    const [v, segs] = work.pop();
+    const [v, segs] = /** @type {[any, Array<string | number>]} */ (work.pop());
+    if (segs.length > MAX_JSON_DEPTH) {
+      return { path: "$", rule: "wire.too-deep", message: `nested more deeply than ${MAX_JSON_DEPTH} arrays and objects` };
+    }
     if (typeof v === "string") {
-      if (!isWellFormed(v)) return segs;
+      if (!isWellFormed(v)) return { path: formatPath(segs), rule: "wire.json-syntax", message: "a string holds a lone surrogate" };
     } else if (Array.isArray(v)) {
       v.forEach((x, k) => work.push([x, [...segs, k]]));
     } else if (isObject(v)) {
       for (const k of Object.keys(v)) {
-        if (!isWellFormed(k)) return segs;
+        if (!isWellFormed(k)) return { path: formatPath(segs), rule: "wire.json-syntax", message: "a member name holds a lone surrogate" };
         work.push([v[k], [...segs, k]]);
       }
     }
@@ -482,6 +511,9 @@ function loneSurrogateAt(root) {
 /**
  * Validates JSON text under the wire rules, then as validateValue. A valid result carries `literal`, the literal
  * text of a top-level integer beyond 2^53 (for the serializer), when there is one.
+ * @param {string} typeName
+ * @param {string} text
+ * @returns {Outcome}
  */
 export function validateText(typeName, text) {
   const parsed = parseWire(text);

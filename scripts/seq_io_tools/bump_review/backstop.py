@@ -19,11 +19,10 @@ from typing import Any, Literal
 from seq_io_ref.validation import contract
 from seq_io_ref.wire import parse_json_text
 
-from seq_io_tools import vectors
 from seq_io_tools.bump_review.rules import Change, Location
 from seq_io_tools.bump_review.schema_diff import WIRE, Diff
 from seq_io_tools.bump_review.schema_walk import JsonPathParts, on_same_branch, parse_path
-from seq_io_tools.bump_review.snapshot import Snapshot
+from seq_io_tools.bump_review.snapshot import Snapshot, suite
 from seq_io_tools.validation_cases import instance_text
 
 Direction = Literal["old-readers", "new-readers"]
@@ -75,7 +74,7 @@ def valid_cases(snapshot: Snapshot, problems: list[str]) -> Iterator[ValidCase]:
     """The cases a version's validation vectors declare valid (unreadable files go to `problems`)."""
     if snapshot.vectors_root is None:
         return
-    files, found = vectors.load_suite(snapshot.vectors_root)
+    files, found = suite(snapshot.vectors_root)
     problems.extend(f"{snapshot.label}: {problem}" for problem in found)
     for vector_file in files:
         if vector_file.kind == "validation":

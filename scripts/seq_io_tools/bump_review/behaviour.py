@@ -20,7 +20,7 @@ from seq_io_ref.beyond_schema import json_equal
 from seq_io_ref.wire import parse_json_text
 
 from seq_io_tools import vectors
-from seq_io_tools.bump_review.snapshot import Snapshot
+from seq_io_tools.bump_review.snapshot import Snapshot, suite
 from seq_io_tools.validation_cases import instance_text
 
 Movement = Literal["changed", "appeared", "disappeared"]
@@ -93,7 +93,7 @@ def expectations(root: Path | None, label: str, problems: list[str]) -> dict[str
     """Every case of a vectors folder by id (files that cannot be read go to `problems`)."""
     if root is None:
         return {}
-    files, found = vectors.load_suite(root)
+    files, found = suite(root)
     problems.extend(f"{label}: {problem}" for problem in found)
     out: dict[str, Expectation] = {}
     for vector_file in files:

@@ -16,6 +16,7 @@ from seq_io_tools.bump_review.backstop import Finding
 from seq_io_tools.bump_review.behaviour import CaseChange
 from seq_io_tools.bump_review.review import Review
 from seq_io_tools.bump_review.rules import Change, render_location
+from seq_io_tools.bump_review.snapshot import Snapshot
 
 OLD = "breaks old readers of new data"
 NEW = "breaks new readers of old data"
@@ -93,24 +94,38 @@ def _gate_lines(r: Review) -> list[str]:
 
 
 def _summary_table(r: Review) -> list[str]:
+    """The rows of the types (and documents, contract.json, wire rules) that changed or are affected; the
+    unchanged ones are counted in one line."""
+    rows = summary_rows(r)
+    shown = [row for row in rows if row.status != "unchanged" or row.refused_new_data or row.refused_old_data
+             or row.gaps or sum(row.moved.values())]
     lines = [
         "| type | status | breaks old readers of new data | breaks new readers of old data | compatible | "
         "editorial | affected through | vectors refused: new data by old / old data by new | gaps | "
         "vectors changed / appeared / disappeared |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for row in summary_rows(r):
+    for row in shown:
         moved = f"{row.moved['changed']} / {row.moved['appeared']} / {row.moved['disappeared']}"
         lines.append(
             f"| {row.type_name} | {row.status} | {row.old_readers} | {row.new_readers} | {row.compatible} | "
             f"{row.editorial} | {', '.join(row.via) or '—'} | {row.refused_new_data} / "
             f"{row.refused_old_data} | {row.gaps} | {moved} |"
         )
+    rest = len(rows) - len(shown)
+    if not shown:
+        lines = ["Nothing changed."]
+    if rest:
+        lines += ["", f"{rest} other type(s) unchanged."]
     return [*lines, ""]
 
 
 def _yes(flag: bool) -> str:
     return "breaks" if flag else "—"
+
+
+def _editorial(c: Change) -> str:
+    return " (editorial: nothing accepted or meant changes)" if c.editorial and "marked editorial" not in c.note else ""
 
 
 def _type_details(r: Review, name: str) -> list[str]:
@@ -132,9 +147,15 @@ def _type_details(r: Review, name: str) -> list[str]:
             lines.append(
                 f"| `{c.rule}` | `{render_location(c.location)}` | {_cell(c.detail)} | {_yes(c.old_readers)} "
                 f"| {_yes(c.new_readers)} | {_ids(r.backstop.evidence(c))} | "
-                f"{_cell(c.note + (' (meaning only)' if c.meaning_only else ''))} |"
+                f"{_cell(c.note + (' (meaning only)' if c.meaning_only else '') + _editorial(c))} |"
             )
         lines.append("")
+        for c in changes:
+            lines += [f"- witness for `{render_location(c.location)}`: {_cell(w)}" for w in c.evidence]
+        if any(c.evidence for c in changes):
+            lines.append("")
+        for c in (c for c in changes if c.excerpt):
+            lines += [f"`{render_location(c.location)}` ({c.detail}):", "", "```diff", *c.excerpt, "```", ""]
     lines += [
         f"- affected through `{v.detail.split('`')[1]}` (`via-reference`): {_cell(v.detail)}" for v in via
     ]
@@ -174,15 +195,31 @@ def _moved(r: Review, moved: list[CaseChange]) -> list[str]:
     return lines
 
 
+def _side(snapshot: Snapshot) -> str:
+    return f"{snapshot.version}, {snapshot.label}"
+
+
+def _limits(r: Review) -> list[str]:
+    lines = ["## Contract limits against the schemas", ""]
+    for side in ("head", "base"):
+        found = r.limits[side]
+        lines += [f"- {side}: " + (f"{len(found)} disagreement(s)" if found else "contract.json and the schemas "
+                                   "agree")]
+        lines += [f"  - {text}" for text in found]
+    return [*lines, ""]
+
+
 def _backstop(r: Review) -> list[str]:
     b = r.backstop
     lines = [
         "## Data backstop",
         "",
-        f"- {b.checked['new-readers']} valid vector(s) of {r.base.version} validated under {r.head.version}: "
-        f"{sum(f.direction == 'new-readers' for f in b.findings)} refused (old data new readers cannot read)",
-        f"- {b.checked['old-readers']} valid vector(s) of {r.head.version} validated under {r.base.version}: "
-        f"{sum(f.direction == 'old-readers' for f in b.findings)} refused (new data old readers cannot read)",
+        f"- {b.checked['new-readers']} valid vector(s) of the base ({_side(r.base)}) validated under the head "
+        f"({_side(r.head)}): {sum(f.direction == 'new-readers' for f in b.findings)} refused (old data new readers "
+        "cannot read)",
+        f"- {b.checked['old-readers']} valid vector(s) of the head ({_side(r.head)}) validated under the base "
+        f"({_side(r.base)}): {sum(f.direction == 'old-readers' for f in b.findings)} refused (new data old readers "
+        "cannot read)",
         f"- classifier gaps (a refusal no classified change explains): {len(b.gaps) or 'none'}",
     ]
     if b.not_checked:
@@ -224,6 +261,7 @@ def markdown(r: Review) -> str:
     for row in summary_rows(r):
         lines += _type_details(r, row.type_name)
     lines += _backstop(r)
+    lines += _limits(r)
     if r.behaviour.kinds_on_one_side:
         lines += ["## Other vector kinds", ""]
         lines += [
@@ -247,6 +285,9 @@ def _change_json(r: Review, c: Change) -> dict[str, Any]:
         "breaks_new_readers_of_old_data": c.new_readers,
         "meaning_only": c.meaning_only,
         "note": c.note,
+        "editorial": c.level == "editorial",
+        "witnesses": list(c.evidence),
+        "diff": list(c.excerpt),
         "shown_by": r.backstop.evidence(c),
     }
 
@@ -321,6 +362,7 @@ def as_json(r: Review) -> dict[str, Any]:
                 for m in r.behaviour.changes
             ],
         },
+        "limits": r.limits,
         "notes": r.notes,
         "problems": r.problems,
     }

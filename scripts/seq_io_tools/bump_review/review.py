@@ -1,15 +1,16 @@
-"""Two snapshots → one `Review`: the classified changes, the data backstop, the behaviour diff and the gate.
+"""Two snapshots → one `Review`: the classified changes (editorial marks applied), the data backstop, the
+behaviour diff, the limits that disagree with the schemas, and the gate.
 
-The four parts are computed here in one place, in the order each needs the previous one (the backstop explains
-refusals by the classified changes, the gate counts the backstop's gaps), so the Markdown and JSON reports are
-two renderings of the same object and can never disagree.
+The parts are computed here in one place, in the order each needs the previous one (the marks reclassify
+changes before the backstop explains refusals by them, the gate counts the backstop's gaps and the head's limit
+disagreements), so the Markdown and JSON reports are two renderings of the same object and can never disagree.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from seq_io_tools.bump_review import backstop, behaviour, gate, schema_diff
+from seq_io_tools.bump_review import backstop, behaviour, gate, limits, marks, schema_diff
 from seq_io_tools.bump_review.snapshot import Snapshot
 
 
@@ -21,10 +22,13 @@ class Review:
     backstop: backstop.Backstop
     behaviour: behaviour.Behaviour
     verdict: gate.Verdict
+    limits: dict[str, list[str]]
+    """"base" and "head" → the places where contract.json's limits and the schemas disagree."""
+    mark_problems: list[str]
 
     @property
     def notes(self) -> list[str]:
-        return [*self.base.notes, *self.head.notes]
+        return [*self.base.notes, *self.head.notes, *self.mark_problems]
 
     @property
     def problems(self) -> list[str]:
@@ -33,6 +37,9 @@ class Review:
 
 def review(base: Snapshot, head: Snapshot) -> Review:
     diff = schema_diff.diff(base, head)
+    diff.changes, mark_problems = marks.apply(diff.changes, head)
     crossed = backstop.run(diff, base, head)
     moved = behaviour.compare(base, head)
-    return Review(base, head, diff, crossed, moved, gate.judge(base, head, diff.changes, crossed))
+    found = {"base": limits.disagreements(base.spec), "head": limits.disagreements(head.spec)}
+    verdict = gate.judge(base, head, diff.changes, crossed, found["head"])
+    return Review(base, head, diff, crossed, moved, verdict, found, mark_problems)

@@ -92,6 +92,14 @@ RULES: dict[str, Rule] = {
         "A constant disappears; its effect cannot be told: both ways."),
     "constant-changed": Rule(True, True, False,
         "A constant changes value; its effect cannot be told: both ways."),
+    "prose-changed": Rule(True, True, False,
+        "A section of a normative document is added, removed or edited: the review cannot read prose, so both"
+        " ways unless the changelog marks it editorial."),
+    "document-added": Rule(False, False, False,
+        "A normative document only the head has: it specifies something new; one that constrains existing"
+        " types says so in the changelog."),
+    "document-removed": Rule(True, True, False,
+        "A normative document only the base has: what it required is undecided, both ways."),
     "annotation-changed": Rule(False, False, False,
         "Descriptions, titles, deprecation marks, names of enum values: no effect on what is accepted."),
     "via-reference": Rule(False, False, False,
@@ -116,12 +124,18 @@ class Change:
     old_readers: bool
     new_readers: bool
     note: str = ""
+    editorial: bool = False
+    """Nothing accepted or meant changes (decided by content, or marked editorial in the changelog)."""
+    evidence: tuple[str, ...] = ()
+    """Witnesses: instances one side accepts and the other refuses, each with the side that accepts it."""
+    excerpt: tuple[str, ...] = ()
+    """For a document section: the lines of its diff."""
 
     @property
     def level(self) -> Level:
         if self.old_readers or self.new_readers:
             return "breaking"
-        return "editorial" if self.rule == "annotation-changed" else "compatible"
+        return "editorial" if self.editorial or self.rule == "annotation-changed" else "compatible"
 
     @property
     def meaning_only(self) -> bool:
@@ -137,17 +151,24 @@ def make(
     old_readers: bool | None = None,
     new_readers: bool | None = None,
     note: str = "",
+    editorial: bool = False,
+    evidence: tuple[str, ...] = (),
+    excerpt: tuple[str, ...] = (),
 ) -> Change:
     """A Change classified by its rule; overriding a direction needs the note that justifies it."""
     rule = RULES[rule_id]
     old = rule.old_readers if old_readers is None else old_readers
     new = rule.new_readers if new_readers is None else new_readers
     assert note or (old, new) == (rule.old_readers, rule.new_readers), rule_id
-    return Change(type_name, location, rule_id, detail, old, new, note)
+    return Change(type_name, location, rule_id, detail, old, new, note, editorial and not (old or new), evidence,
+                  excerpt)
 
 
 def render_location(location: Location) -> str:
-    """`("cameras", "*", "codec")` → `$.cameras.*.codec`; `("at", "[]")` → `$.at[]`."""
+    """`("cameras", "*", "codec")` → `$.cameras.*.codec`; `("at", "[]")` → `$.at[]`; a document section
+    `("§ Heading",)` as it is."""
+    if len(location) == 1 and location[0].startswith("§"):
+        return location[0]
     out = "$"
     for part in location:
         if part in ("*", "{key}"):

@@ -16,15 +16,21 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from seq_io_ref.beyond_schema import json_equal
 from seq_io_ref.rule_ids import x_rules
 from seq_io_ref.spec_data import SpecData
+from seq_io_ref.wire import parse_json_text
 
+from seq_io_tools.bump_review import decide, prose, regex_language, relations
 from seq_io_tools.bump_review.rules import Change, Location, make, render_location
-from seq_io_tools.bump_review.schema_walk import Schemas, closed_properties, occurrences
-from seq_io_tools.bump_review.snapshot import Snapshot
+from seq_io_tools.bump_review.schema_walk import Schemas, closed_properties, nodes_at, occurrences
+from seq_io_tools.bump_review.snapshot import Snapshot, suite
+from seq_io_tools.validation_cases import instance_text
 
 ANNOTATIONS = frozenset(
     {
@@ -73,6 +79,8 @@ HANDLED = frozenset(
         "prefixItems",
     }
 )
+NO_RULE: dict[str, Any] = {}
+"""The subschema that accepts everything: the "before" of an added rule, the "after" of a removed one."""
 COUNT_BOUNDS = (("minLength", "maxLength"), ("minItems", "maxItems"), ("minProperties", "maxProperties"))
 WIRE = "(wire)"
 CONSTANTS = "(contract.json)"
@@ -257,6 +265,7 @@ class _Walk:
     def __init__(self, base: Snapshot, head: Snapshot) -> None:
         self.base, self.head = base, head
         self.schemas = (Schemas(base.spec), Schemas(head.spec))
+        self.sides = (decide.Side(base.spec), decide.Side(head.spec))
         self.rules: tuple[dict[str, dict[str, tuple[Location, dict[str, Any]]]], ...] = ({}, {})
         self.out: list[Change] = []
 
@@ -414,11 +423,60 @@ class _Walk:
             )
         for key in ("pattern", "multipleOf"):
             old_value, new_value = before.get(key), after.get(key)
-            if old_value != new_value:
-                direction = -1 if new_value is None else 1 if old_value is None else 2
-                self._bound(
-                    type_name, location, direction, f"{key} {_short(old_value)} → {_short(new_value)}"
-                )
+            if old_value == new_value:
+                continue
+            detail = f"{key} {_short(old_value)} → {_short(new_value)}"
+            if old_value is None or new_value is None:
+                self._bound(type_name, location, -1 if new_value is None else 1, detail)
+            elif key == "pattern":
+                self._pattern(type_name, location, str(old_value), str(new_value), detail)
+            else:
+                self._multiple_of(type_name, location, old_value, new_value, detail)
+
+    def _pattern(self, type_name: str, location: Location, old: str, new: str, detail: str) -> None:
+        """A pattern replaced by another: the two regular languages compared (regex_language), with a string in
+        each difference as the witness; both directions, undecided, when a pattern is outside the subset."""
+        found = regex_language.compare(old, new)
+        if found is None:
+            self.emit("bound-changed", type_name, location, detail,
+                      note="undecided: a pattern uses a feature the review cannot compare (lookarounds, "
+                           "backreferences, ...), so both directions are assumed")
+            return
+        evidence = tuple(
+            f"{json.dumps(text, ensure_ascii=False)} is accepted by the {side} pattern only"
+            for side, text in (("old", found.only_old), ("new", found.only_new)) if text is not None)
+        if found.relation == "equal":
+            self.emit("bound-changed", type_name, location, detail, old_readers=False, new_readers=False,
+                      editorial=True, note="the two patterns accept the same strings (compared as regular "
+                                           "languages): nothing accepted changes")
+        elif found.relation == "changed":
+            self.emit("bound-changed", type_name, location, detail, evidence=evidence,
+                      note="neither pattern's strings contain the other's (compared as regular languages)")
+        else:
+            rule = "bound-tightened" if found.relation == "narrowed" else "bound-loosened"
+            self.emit(rule, type_name, location, detail, evidence=evidence,
+                      note=f"the new pattern accepts a {'subset' if rule == 'bound-tightened' else 'superset'} of "
+                           "the old one's strings (compared as regular languages)")
+
+    def _multiple_of(self, type_name: str, location: Location, old: Any, new: Any, detail: str) -> None:
+        """multipleOf a → b: tightened when b is a multiple of a, loosened when a is one of b, else both ways."""
+        try:
+            a, b = Fraction(str(old)), Fraction(str(new))
+        except (ValueError, ZeroDivisionError):
+            self.emit("bound-changed", type_name, location, detail, note="undecided: not two numbers")
+            return
+        if (b / a).denominator == 1:
+            self.emit("bound-tightened", type_name, location, detail,
+                      note=f"every multiple of {new} is a multiple of {old}", evidence=(f"{old} is accepted "
+                                                                                      "by the old side only",))
+        elif (a / b).denominator == 1:
+            self.emit("bound-loosened", type_name, location, detail,
+                      note=f"every multiple of {old} is a multiple of {new}", evidence=(f"{new} is accepted "
+                                                                                      "by the new side only",))
+        else:
+            self.emit("bound-changed", type_name, location, detail, evidence=(
+                f"{old} is accepted by the old side only", f"{new} is accepted by the new side only"),
+                note="neither step divides the other")
 
     def _bound(self, type_name: str, location: Location, direction: int, detail: str) -> None:
         if direction:
@@ -550,40 +608,49 @@ class _Walk:
         for key in sorted((set(before) | set(after)) - HANDLED):
             old, new = strip_annotations(before.get(key)), strip_annotations(after.get(key))
             if (key in before) != (key in after) or not json_equal(old, new):
+                found = self._decide(type_name, location,
+                                     (location, {key: before[key]} if key in before else NO_RULE),
+                                     (location, {key: after[key]} if key in after else NO_RULE))
                 self.emit(
                     "subschema-changed",
                     type_name,
                     location,
                     f"`{key}`: {_short(before.get(key, _MISSING))} → {_short(after.get(key, _MISSING))}",
+                    old_readers=found.old_readers, new_readers=found.new_readers, note=found.note,
+                    evidence=found.evidence, editorial=found.same,
                 )
 
     def compare_rules(self, type_name: str) -> None:
+        """The `x-rule` subschemas of a type, by id. Each added, removed or changed rule is decided by content
+        (`decide`: a proof, or a witness instance), and a rule that cannot fire on the other version's data (its
+        trigger needs a property that version cannot carry) is compatible towards that data."""
         old, new = self.rules[0].get(type_name, {}), self.rules[1].get(type_name, {})
         for rule_id in sorted(set(old) | set(new)):
             if rule_id not in old:
                 where, content = new[rule_id]
                 silent = self._cannot_fire(self.base.spec, type_name, where, content)
-                self.emit(
-                    "rule-added",
-                    type_name,
-                    where,
-                    f"rule `{rule_id}` added",
-                    new_readers=False if silent else None,
-                    note=silent,
-                )
+                found = self._decide(type_name, where, (where, NO_RULE), (where, content))
+                self.emit("rule-added", type_name, where, f"rule `{rule_id}` added",
+                          new_readers=found.new_readers and not silent,
+                          note=silent or found.note, evidence=found.evidence)
             elif rule_id not in new:
                 where, content = old[rule_id]
                 silent = self._cannot_fire(self.head.spec, type_name, where, content)
-                self.emit(
-                    "rule-removed",
-                    type_name,
-                    where,
-                    f"rule `{rule_id}` removed",
-                    old_readers=False if silent else None,
-                    note=silent,
-                )
+                found = self._decide(type_name, where, (where, content), (where, NO_RULE))
+                self.emit("rule-removed", type_name, where, f"rule `{rule_id}` removed",
+                          old_readers=found.old_readers and not silent,
+                          note=silent or found.note, evidence=found.evidence)
             else:
                 self._rule_changed(type_name, rule_id, old[rule_id], new[rule_id])
+
+    def _decide(self, type_name: str, location: Location, old: tuple[Location, Any], new: tuple[Location, Any]
+                ) -> decide.Decision:
+        """Whom replacing the subschema `old` (base, at its location) by `new` (head) breaks, by content."""
+        uris = tuple(self.schemas[side].root(type_name)[0] if type_name in spec.schemas else ""
+                     for side, spec in enumerate((self.base.spec, self.head.spec)))
+        nodes = (nodes_at(self.base.spec, type_name, old[0]), nodes_at(self.head.spec, type_name, new[0]))
+        instances = [*_instances(self.base.vectors_root, type_name), *_instances(self.head.vectors_root, type_name)]
+        return decide.decide(self.sides, nodes, ((uris[0], old[1]), (uris[1], new[1])), location, instances)
 
     def _rule_changed(
         self,
@@ -600,18 +667,22 @@ class _Walk:
             return
         old_silent = self._cannot_fire(self.head.spec, type_name, old[0], old[1])
         new_silent = self._cannot_fire(self.base.spec, type_name, new[0], new[1])
+        found = self._decide(type_name, new[0], old, new)
         notes = [
             f"old readers: {old_silent}" if old_silent else "",
             f"new readers: {new_silent}" if new_silent else "",
+            found.note,
         ]
         self.emit(
             "rule-changed",
             type_name,
             new[0],
             f"rule `{rule_id}` now demands something else",
-            old_readers=False if old_silent else None,
-            new_readers=False if new_silent else None,
+            old_readers=found.old_readers and not old_silent,
+            new_readers=found.new_readers and not new_silent,
             note="; ".join(n for n in notes if n),
+            evidence=found.evidence,
+            editorial=found.same,
         )
 
     @staticmethod
@@ -626,6 +697,25 @@ class _Walk:
             f"the rule fires only when {needed} is present, which no {other.contract_version} instance at "
             f"{render_location(location)} can carry"
         )
+
+
+@cache
+def _suite_instances(root: Path) -> dict[str, list[Any]]:
+    """The instances of a vectors folder's validation cases, by type (unreadable files are the backstop's to
+    report)."""
+    files, _ = suite(root)
+    out: dict[str, list[Any]] = {}
+    for vector_file in files:
+        if vector_file.kind == "validation":
+            for case in vector_file.cases:
+                value, issues = parse_json_text(instance_text(case.data))
+                if not issues:
+                    out.setdefault(str(vector_file.doc["type"]), []).append(value)
+    return out
+
+
+def _instances(root: Path | None, type_name: str) -> list[Any]:
+    return [] if root is None else _suite_instances(root).get(type_name, [])
 
 
 def _flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -651,19 +741,50 @@ def _tables(walk: _Walk, common: set[str]) -> None:
             elif rule_id not in new:
                 walk.emit(f"{kind}-removed", owner, (), f"{label} removed (validation.md)")
             elif old[rule_id] != new[rule_id]:
-                walk.emit(f"{kind}-changed", owner, (), f"{label}: its text in validation.md changed")
+                detail = f"{label}: its text in validation.md changed"
+                found = relations.relation_change(old[rule_id], new[rule_id]) if kind == "rule" else None
+                if found is None:
+                    walk.emit(f"{kind}-changed", owner, (), detail,
+                              note="undecided: the review cannot read prose, so both directions are assumed (mark "
+                                   "a rewording editorial in the changelog, spec/compatibility.md)")
+                else:
+                    effect, was, now = found
+                    walk.emit("rule-changed", owner, (), detail, old_readers=effect != "tightened",
+                              new_readers=effect != "loosened",
+                              note=f"the text differs only in one comparison, {was} → {now}: the requirement is "
+                                   + {"tightened": "stricter", "loosened": "looser",
+                                      "changed": "neither stricter nor looser"}[effect])
 
 
 def _constants(walk: _Walk) -> None:
+    """contract.json, member by member. A changed limit named MAX_… is an upper bound (raising it lets new data
+    exceed what old readers accept; lowering it refuses old data), MIN_… a lower bound; an error code's text is
+    its description (editorial); any other change is undecided, both ways."""
     old = dict(_flatten({k: v for k, v in walk.base.spec.contract.items() if k != "contract_version"}))
     new = dict(_flatten({k: v for k, v in walk.head.spec.contract.items() if k != "contract_version"}))
     for key in sorted(set(old) | set(new)):
+        where = tuple(key.split("."))
         if key not in old:
-            walk.emit("constant-added", CONSTANTS, (), f"`{key}` = {_short(new[key])} added")
+            walk.emit("constant-added", CONSTANTS, where, f"`{key}` = {_short(new[key])} added")
         elif key not in new:
-            walk.emit("constant-removed", CONSTANTS, (), f"`{key}` removed (was {_short(old[key])})")
+            walk.emit("constant-removed", CONSTANTS, where, f"`{key}` removed (was {_short(old[key])})")
         elif not json_equal(old[key], new[key]):
-            walk.emit("constant-changed", CONSTANTS, (), f"`{key}`: {_short(old[key])} → {_short(new[key])}")
+            detail = f"`{key}`: {_short(old[key])} → {_short(new[key])}"
+            name = where[-1]
+            numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (old[key], new[key]))
+            if where[0] == "error_codes":
+                walk.emit("annotation-changed", CONSTANTS, where, detail + " (the code's description)")
+            elif numbers and name.startswith(("MAX_", "MIN_")) and where[0] == "limits":
+                loosened = (new[key] > old[key]) == name.startswith("MAX_")
+                walk.emit("constant-changed", CONSTANTS, where, detail, old_readers=loosened,
+                          new_readers=not loosened,
+                          note=f"{name} is {'an upper' if name.startswith('MAX_') else 'a lower'} limit: "
+                               + ("new data may now exceed what old readers accept" if loosened else
+                                  "old data within the old limit may now be refused"))
+            else:
+                walk.emit("constant-changed", CONSTANTS, where, detail,
+                          note="undecided: the review cannot tell what this constant's value changes, so both "
+                               "directions are assumed")
 
 
 def _type_detail(snapshot: Snapshot, type_name: str, verb: str) -> str:
@@ -694,7 +815,7 @@ def diff(base: Snapshot, head: Snapshot) -> Diff:
         walk.compare_rules(name)
     _tables(walk, common)
     _constants(walk)
-    result.changes = walk.out
+    result.changes = [*walk.out, *prose.changes(base, head)]
     for name in sorted(old_types | new_types):
         result.contains[name] = {
             *(occurrences(base.spec, name) if name in old_types else []),

@@ -126,6 +126,30 @@ def closed_properties(spec: SpecData, type_name: str, location: Location) -> fro
     return frozenset.intersection(*closed) if closed else None
 
 
+def nodes_at(spec: SpecData, type_name: str, location: Location) -> list[tuple[str, Any]] | None:
+    """Every schema (with its base URI) that applies to the value at `location` of `type_name`; None when that
+    cannot be told (a union, open content) or nothing can stand there."""
+    if type_name not in spec.schemas:
+        return None
+    schemas = Schemas(spec)
+    nodes: list[tuple[str, Any]] = [schemas.root(type_name)]
+    for part in location:
+        if part == "{key}":
+            names: list[tuple[str, Any]] = []
+            for base, node in nodes:
+                applicable = _applicable(schemas, base, node)
+                if applicable is None:
+                    return None
+                names += [(b, s["propertyNames"]) for b, s in applicable if isinstance(s.get("propertyNames"), dict)]
+            nodes = names
+            continue
+        step = _step(schemas, nodes, part)
+        if not step:
+            return None
+        nodes = step
+    return nodes or None
+
+
 def _references(
     schemas: Schemas,
     base: str,

@@ -13,7 +13,7 @@ from typing import Any
 
 from seq_io_tools.runner.kinds import TABLE
 from seq_io_tools.runner.suite import SuiteCase
-from seq_io_tools.runner.verdict import ABSENT, Difference, Verdict, show
+from seq_io_tools.runner.verdict import Difference, Verdict, show
 
 
 def request(case: SuiteCase) -> dict[str, Any]:
@@ -33,13 +33,24 @@ def compare(case: SuiteCase, answer: dict[str, Any]) -> Verdict:
         said = f"the refusal {rule}" + (f" ({message})" if isinstance(message, str) and message else "")
         if expected_error is not None:
             detail = f"expected the refusal {expected_error}, got {said}"
-        elif case.kind == "validation":
-            detail = f"got {said} as an error answer; a validation refusal is a result with \"valid\": false"
+            difference = Difference("$.error", expected_error, rule)
         else:
-            detail = f"expected a result, got {said}"
-        return Verdict("fail", detail, (Difference("$.rule", expected_error or ABSENT, rule),), rule=rule)
+            came = {"error": rule} | ({"message": message} if isinstance(message, str) else {})
+            difference = Difference("$", _expectation(case), came, " (a result was expected; a refusal came)")
+            detail = (f"got {said} as an error answer; a validation refusal is a result with \"valid\": false"
+                      if case.kind == "validation" else f"expected a result, got {said}")
+        return Verdict("fail", detail, (difference,), rule=rule)
     if expected_error is not None:
-        difference = Difference("$.rule", expected_error, ABSENT, " (a result came instead)")
+        difference = Difference("$", {"error": expected_error}, {"result": answer["result"]},
+                                " (a refusal was expected; a result came instead)")
         return Verdict("fail", f"expected the refusal {expected_error}, got the result "
                                f"{show(answer['result'])}", (difference,))
     return TABLE[case.kind].judge(case, answer["result"])
+
+
+def _expectation(case: SuiteCase) -> dict[str, Any]:
+    """What the vector expects, as it writes it: `expect`, or a validation case's valid/normalized/error."""
+    data = case.case.data
+    if isinstance(data.get("expect"), dict):
+        return dict(data["expect"])
+    return {name: data[name] for name in ("valid", "normalized", "error") if name in data}

@@ -23,8 +23,9 @@ from seq_io_tools.runner.verdict import (
     ABSENT,
     Difference,
     Verdict,
+    differences,
+    differences_text,
     field_differences,
-    first_difference,
     show,
     verdict_of,
 )
@@ -65,8 +66,8 @@ def _validation(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     data = case.case.data
     valid = result.get("valid")
     if not isinstance(valid, bool):
-        return verdict_of([Difference("$.valid", data["valid"], result.get("valid", ABSENT),
-                                      " (the result must say valid true or false)")])
+        return verdict_of(([Difference("$.valid", data["valid"], result.get("valid", ABSENT),
+                                       " (the result must say valid true or false)")], 0))
     if data["valid"]:
         if not valid:
             return Verdict("fail", f"expected valid, refused: {_errors_text(result.get('errors'))}",
@@ -100,10 +101,10 @@ def _schedule_input(case: SuiteCase) -> dict[str, Any]:
 
 def _schedule(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     expect = case.case.data["expect"]
-    found = field_differences(result, expect, ("picks", "needed", "wanted", "keeps_from"))
+    names = ["picks", "needed", "wanted", "keeps_from"]
     if "reads_past" in case.case.group:
-        found += field_differences(result, {"reads_past": case.case.group["reads_past"]}, ("reads_past",))
-    return verdict_of(found)
+        expect, names = expect | {"reads_past": case.case.group["reads_past"]}, [*names, "reads_past"]
+    return verdict_of(field_differences(result, expect, names))
 
 
 # -- envelope and rows_of -----------------------------------------------------------------------------------
@@ -156,23 +157,24 @@ def expected_outcome(index: int, operation: dict[str, Any]) -> dict[str, Any]:
 
 
 def _stream(case: SuiteCase, result: dict[str, Any]) -> Verdict:
+    """Outcome by outcome, in order; the verdict names the first operation that differs and lists the differences
+    inside it (conformance/protocol.md, Comparison)."""
     operations = case.case.data["operations"]
     outcomes = result.get("outcomes")
     if not isinstance(outcomes, list):
-        return verdict_of([Difference("$.outcomes", f"a list of {len(operations)} outcomes",
-                                      ABSENT if outcomes is None else outcomes)])
+        return verdict_of(([Difference("$.outcomes", f"a list of {len(operations)} outcomes",
+                                       ABSENT if outcomes is None else outcomes)], 0))
     for index, operation in enumerate(operations):
         got = outcomes[index] if index < len(outcomes) else ABSENT
-        difference = first_difference(expected_outcome(index, operation), got, ("outcomes", index))
-        if difference is not None:
+        found, more = differences(expected_outcome(index, operation), got, ("outcomes", index))
+        if found:
             where = f"operation {index} ({operation_name(operation)})"
-            note = f"{difference.note} [the first operation that differs: {where}]"
-            return Verdict("fail", f"{where}: {Difference(difference.at, difference.expected, difference.got, note)}",
-                           (Difference(difference.at, difference.expected, difference.got, note),))
+            return Verdict("fail", f"the first operation that differs is {where}: {differences_text(found, more)}",
+                           tuple(found), more=more)
     if len(outcomes) != len(operations):
-        return verdict_of([Difference(f"$.outcomes[{len(operations)}]", ABSENT, outcomes[len(operations)],
-                                      f" (lengths: expected {len(operations)} outcomes, one per operation, got "
-                                      f"{len(outcomes)})")])
+        return verdict_of(([Difference(f"$.outcomes[{len(operations)}]", ABSENT, outcomes[len(operations)],
+                                       f" (lengths: expected {len(operations)} outcomes, one per operation, got "
+                                       f"{len(outcomes)})")], 0))
     return Verdict("pass")
 
 

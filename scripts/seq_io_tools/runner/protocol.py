@@ -33,8 +33,9 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from seq_io_ref.issues import format_path
-from seq_io_ref.wire import parse_json_text
+from seq_io_ref.wire import parse_json_text, wire_limits
 
+from seq_io_tools.runner import processes
 from seq_io_tools.vectors import CONFORMANCE
 
 PROTOCOL = 1
@@ -44,6 +45,10 @@ KEPT = 4096
 MAX_LINE = 64 * 1024 * 1024
 """An answer line longer than this is refused instead of filling memory."""
 ANSWER_TYPES = ("result", "error", "skipped")
+PROTOCOL_DEPTH_MARGIN = 16
+"""A message may nest an instance this many levels deeper than MAX_JSON_DEPTH (protocol.md, "Limits")."""
+ANNOUNCE_AFTER = 0.5
+"""Seconds a closing testee may take before `Session.close` says what it is waiting for."""
 _CHUNK = 65536
 
 
@@ -61,12 +66,26 @@ class Printed:
 
 
 class Broken(Exception):
-    """The conversation cannot go on: the testee exited, did not answer in time, or broke the protocol."""
+    """The conversation cannot go on: the testee exited, did not answer in time (`timed_out`), or broke the
+    protocol."""
 
-    def __init__(self, detail: str, printed: Printed = Printed()) -> None:
+    def __init__(self, detail: str, printed: Printed = Printed(), *, timed_out: bool = False) -> None:
         super().__init__(detail)
         self.detail = detail
         self.printed = printed
+        self.timed_out = timed_out
+
+
+@dataclass(frozen=True)
+class Stray:
+    """Output that answers nothing, charged to the case whose answer it followed (`after`; None: it came
+    before the session's first answer, so it is the next case's)."""
+
+    after: str | None
+    stdout: str
+    what: str
+    """What the testee did, completing "after its answer the testee …": "printed output that answers nothing
+    (a second answer to …)", "exited (exit status 3)"."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +124,8 @@ def decode(line: bytes) -> dict[str, Any]:
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"the line is not UTF-8 ({error.reason} at byte {error.start})") from None
-    value, issues = parse_json_text(text, lone_surrogates=True)  # a message may quote a refused string
+    # A message may quote a refused string, and wraps an instance in a few levels of its own (protocol.md).
+    value, issues = parse_json_text(text, lone_surrogates=True, max_depth=wire_limits().depth + PROTOCOL_DEPTH_MARGIN)
     if issues:
         raise ValueError(f"the line is not JSON: {issues[0].message}")
     if not isinstance(value, dict):
@@ -155,10 +175,12 @@ def runner_hello(contract_version: str) -> dict[str, Any]:
 class Session:
     """One running testee. Not reusable once `Broken` was raised: kill it and start another."""
 
-    def __init__(self, argv: list[str], cwd: Path) -> None:
+    def __init__(self, argv: list[str], cwd: Path, token: str | None = None) -> None:
+        self.token = token or processes.new_token()
         try:
             self._process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.PIPE, start_new_session=True)
+                                             stderr=subprocess.PIPE, start_new_session=True,
+                                             env=processes.environment(self.token))
         except (OSError, ValueError) as error:
             raise Broken(f"cannot start the testee {argv[0]!r}: {error}") from None
         self._stdin, self._stdout, self._stderr = self._pipes()
@@ -172,6 +194,13 @@ class Session:
         self._scanned = 0  # bytes of _out known to hold no newline
         self._err = bytearray()  # stderr tail
         self._out_closed = self._err_closed = False
+        self.last_answered: str | None = None
+        """The id of the case this session answered last (None: none yet)."""
+        self._strays: list[Stray] = []
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
 
     def _pipes(self) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
         process = self._process
@@ -206,13 +235,20 @@ class Session:
         if not data:
             self._selector.unregister(stream)
 
-    def _pump(self, deadline: float, done: Callable[[], bool]) -> bool:
-        """Serve the pipes until `done()` or the deadline (False) or every pipe is closed."""
+    def _pump(self, deadline: float, done: Callable[[], bool], step: float | None = None) -> bool:
+        """Serve the pipes until `done()` (True) or the deadline (False). `step` bounds each wait, for a `done`
+        that no pipe event announces (a process exit); without it, closed pipes end the wait at once."""
         while not done():
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._selector.get_map():
+            if remaining <= 0:
                 return False
-            for key, _ in self._selector.select(remaining):
+            wait = remaining if step is None else min(step, remaining)
+            if not self._selector.get_map():
+                if step is None:
+                    return False
+                time.sleep(wait)
+                continue
+            for key, _ in self._selector.select(wait):
                 self._on_ready(key.fileobj)
         return True
 
@@ -227,6 +263,25 @@ class Session:
         self._scanned = len(self._out) if found < 0 else found
         return found >= 0 or self._out_closed or len(self._out) > MAX_LINE
 
+    def _line(self, deadline: float, timeout: float, shown: bytes | bytearray = b"") -> bytes:
+        """The next line of stdout by `deadline`; `Broken` (with `shown` and what is pending) otherwise."""
+        self._pump(deadline, self._has_line)
+        end = self._out.find(b"\n")
+        if end < 0:
+            if len(self._out) > MAX_LINE:
+                raise Broken(f"the testee printed more than {MAX_LINE} bytes without a newline",
+                             self.printed(shown))
+            if not self._out_closed:
+                raise Broken(f"no answer within {timeout:g} s", self.printed(shown), timed_out=True)
+            self._wait_exit(2.0)
+            how = "closed its stdout" if self._process.poll() is None else "exited"
+            raise Broken(f"the testee {how} without answering" if not self._out else
+                         f"the testee {how} in the middle of a line", self.printed(shown))
+        line = bytes(self._out[:end])
+        del self._out[:end + 1]
+        self._scanned = 0
+        return line
+
     # -- what callers use ----------------------------------------------------------------------------------
 
     def printed(self, stdout: bytes | bytearray = b"") -> Printed:
@@ -239,21 +294,7 @@ class Session:
 
     def receive(self, timeout: float) -> dict[str, Any]:
         """The next line as a JSON object, within `timeout` seconds; `Broken` otherwise."""
-        self._pump(time.monotonic() + timeout, self._has_line)
-        end = self._out.find(b"\n")
-        if end < 0:
-            if len(self._out) > MAX_LINE:
-                raise Broken(f"the testee printed more than {MAX_LINE} bytes without a newline",
-                             self.printed())
-            if not self._out_closed:
-                raise Broken(f"no answer within {timeout:g} s", self.printed())
-            self._wait_exit(2.0)
-            how = "closed its stdout" if self._process.poll() is None else "exited"
-            raise Broken(f"the testee {how} without answering" if not self._out else
-                         f"the testee {how} in the middle of a line", self.printed())
-        line = bytes(self._out[:end])
-        del self._out[:end + 1]
-        self._scanned = 0
+        line = self._line(time.monotonic() + timeout, timeout)
         try:
             return decode(line)
         except ValueError as error:
@@ -265,40 +306,104 @@ class Session:
         try:
             message = self.receive(timeout)
         except Broken as broken:
-            raise Broken(f"handshake failed: {broken.detail}", broken.printed) from None
+            raise Broken(f"handshake failed: {broken.detail}", broken.printed,
+                         timed_out=broken.timed_out) from None
         try:
             return checked_hello(message, contract_version), message
         except ValueError as error:
             raise Broken(f"handshake refused: {error}", self.printed(encode(message))) from None
 
-    def exchange(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Send one case and return its answer, checked to be an answer to it; `Broken` otherwise."""
+    def ended(self) -> str | None:
+        """How the testee ended between requests (it exited, or closed its stdout), or None: it is waiting."""
         self._poll()
-        if self._out or self._out_closed:
+        if self._process.poll() is not None or self._out_closed:
             self._wait_exit(0.5)
-            what = "printed output that answers nothing" if self._out else "had closed its stdout"
-            raise Broken(f"before this request, the testee {what}", self.printed())
+            return _ended(self._process.poll()) or "it closed its stdout"
+        return None
+
+    def exchange(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send one case and return its answer, checked to be an answer to it; `Broken` otherwise.
+
+        Output that answers nothing (a line that is not a protocol message, a JSON object that is no answer, a
+        second answer to the previous case) is not this case's answer: what arrived before the request was
+        sent, and what arrives after it but before this case's answer, followed the previous answer and is
+        kept as a `Stray` of the previous case (`take_strays`). When no answer comes, it is what the testee
+        printed instead of answering, and this case fails with it."""
+        self._poll()
+        before = bytes(self._out)
+        self._out.clear()
+        self._scanned = 0
         self.send(request)
-        answer = self.receive(timeout)
-        problem = envelope_problem(answer, request["id"])
-        if problem is not None:
-            raise Broken(problem, self.printed(encode(answer)))
-        return answer
+        deadline = time.monotonic() + timeout
+        between = bytearray()
+        first_stray = ""
+        while True:
+            try:
+                line = self._line(deadline, timeout, between)
+            except Broken as broken:
+                self._stray(before, "")
+                if between:
+                    broken.detail += "; before that it printed output that answers nothing" + (
+                        f" ({first_stray})" if first_stray else "")
+                raise
+            answer, why = self._classify(line, request["id"])
+            if answer is not None:
+                problem = envelope_problem(answer, request["id"])
+                if problem is not None:
+                    self._stray(before, "")
+                    raise Broken(problem, self.printed(between + encode(answer)))
+                self._stray(before + between, first_stray)
+                self.last_answered = request["id"]
+                return answer
+            between += line + b"\n"
+            del between[:-KEPT]
+            first_stray = first_stray or why
+
+    def _classify(self, line: bytes, request_id: str) -> tuple[dict[str, Any] | None, str]:
+        """(the answer, "") when `line` is an answer to `request_id` (possibly a wrong one, which
+        `envelope_problem` then refuses); (None, why) when it is output that answers nothing."""
+        try:
+            message = decode(line)
+        except ValueError as error:
+            return None, f"a line that is not a protocol message: {error}"
+        if message.get("type") not in ANSWER_TYPES:
+            return None, f"a JSON object of type {json.dumps(message.get('type'))}, which is no answer"
+        if message.get("id") != request_id and message.get("id") == self.last_answered:
+            return None, f"a second answer to {self.last_answered}"
+        return message, ""
+
+    def _stray(self, data: bytes | bytearray, why: str) -> None:
+        if data:
+            what = "printed output that answers nothing" + (f" ({why})" if why else "")
+            self._strays.append(Stray(self.last_answered, _text(data), what))
+
+    def take_strays(self) -> list[Stray]:
+        strays, self._strays = self._strays, []
+        return strays
 
     def _wait_exit(self, timeout: float) -> None:
         """Give an exiting testee a moment to finish, reading its last stderr words."""
         deadline = time.monotonic() + timeout
-        self._pump(deadline, lambda: self._err_closed and self._out_closed)
+        self._pump(deadline, lambda: self._err_closed and self._out_closed, step=0.05)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._process.wait(max(0.0, deadline - time.monotonic()))
 
-    def kill(self) -> None:
-        """End the testee and its process group now."""
-        if self._process.poll() is None:
-            try:
+    def _kill_all(self, found: list[processes.Process]) -> list[processes.Process]:
+        """SIGKILL every process the testee started (`processes`: `found` earlier, or found now), then its
+        process group and the testee itself; those killed besides the testee."""
+        found += processes.started_by(self._process.pid, self.token)
+        unique = {process.pid: process for process in found if process.pid != self._process.pid}
+        killed = processes.kill(list(unique.values()))
+        if self._process.poll() is None:  # not reaped yet, so its pid (the group's id) cannot name another group
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+            with contextlib.suppress(ProcessLookupError):
                 self._process.kill()
+        return killed
+
+    def kill(self) -> None:
+        """End the testee, its process group and every process it started, now."""
+        self._kill_all(processes.started_by(self._process.pid, self.token))
         self._release()
 
     def _release(self) -> None:
@@ -309,24 +414,35 @@ class Session:
             with contextlib.suppress(OSError):
                 stream.close()
 
-    def close(self, grace: float) -> list[str]:
-        """End the session as the protocol says (close stdin, the testee exits 0); what went wrong, if any."""
+    def close(self, grace: float, announce: Callable[[str], None] | None = None) -> list[str]:
+        """End the session as the protocol says (close stdin, the testee exits 0) and kill whatever it left
+        running; what went wrong, if any. Output after the last answer becomes a `Stray` of that case.
+        `announce` is told what is being waited for when the testee does not exit at once."""
+        found = processes.started_by(self._process.pid, self.token)  # while the parent chain still holds
         if self._pending:
             self._selector.unregister(self._stdin)
             self._pending.clear()
         with contextlib.suppress(OSError):
             self._stdin.close()
         problems: list[str] = []
-        deadline = time.monotonic() + grace
-        self._pump(deadline, lambda: self._out_closed and self._err_closed)
-        try:
-            self._process.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
+        exited = lambda: self._process.poll() is not None  # noqa: E731
+        start = time.monotonic()
+        if (not self._pump(start + min(ANNOUNCE_AFTER, grace), exited, step=0.02) and announce is not None
+                and grace > ANNOUNCE_AFTER):
+            announce(f"waiting up to {grace:g} s for the testee (pid {self._process.pid}) to exit after its "
+                     "stdin was closed")
+        if not self._pump(start + grace, exited, step=0.02):
             problems.append(f"the testee did not exit within {grace:g} s after its stdin was closed; "
                             "it was killed")
-            self.kill()
-        if self._out:
-            problems.append(f"the testee printed after its last answer: {_text(self._out, 200)!r}")
+        self._poll()
+        self._stray(self._out, "")
+        self._out.clear()
+        left = self._kill_all(found)
+        if left and not problems:
+            problems.append(f"the testee left {len(left)} process(es) running after it exited, killed now: "
+                            f"{processes.describe(left)}")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(5)
         if self._process.returncode not in (0, None) and not problems:
             problems.append(f"the testee ended with {_ended(self._process.returncode)} instead of exit "
                             f"status 0 (stderr: {_text(self._err, 400)!r})")

@@ -2,11 +2,11 @@
 TAP 14 and the JSON report (conformance/schema/report.schema.json).
 
 WHY it is shaped this way: each format is a pure function of the same `Report`, so they cannot disagree, and
-the run's verdict is one number: `failed` counts the cases that are not acceptable (fail, xpass, error) plus
-each run-level problem (a vector file that could not be read, an expected-failure entry naming no case, a
-testee that did not end cleanly). The summary's last line, "N passed, M failed", is that number, and the exit
-code is 0 exactly when M is 0. Text from a testee can hold anything, so it is cut to size and, in XML,
-stripped of what XML 1.0 cannot carry.
+the run's verdict is one number: `failed` counts the cases that are not acceptable (fail, xpass, an unlisted
+skip, error) plus each run-level problem (a vector file that could not be read, an expected-failure entry naming
+no case, a testee that did not end cleanly). The summary's last line, "N passed, M failed", is that number, and the exit
+code is 0 exactly when M is 0. Text from a testee can hold anything, so it is cut to size, in XML stripped of
+what XML 1.0 cannot carry, and on the console written with its control characters escaped (`printable`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from xml.etree import ElementTree
 from seq_io_tools.runner.kinds import KINDS
 from seq_io_tools.runner.protocol import PROTOCOL, Printed
 from seq_io_tools.runner.suite import SuiteCase
-from seq_io_tools.runner.verdict import ABSENT, Difference, Verdict, show
+from seq_io_tools.runner.verdict import ABSENT, Difference, Verdict, differences_text, show
 from seq_io_tools.runner.xfail import Entry
 
 OUTCOMES = ("pass", "fail", "xfail", "xpass", "skip", "error")
+EXCERPT = 2000
+"""Characters of a value's JSON text the JSON report carries for one difference."""
 REPORT_VERSION = 1
 _STDERR_LINES = 12
 
@@ -105,10 +107,33 @@ def _printed_text(printed: Printed | None) -> str:
     return "\n".join(parts)
 
 
+def _own_detail(verdict: Verdict) -> str:
+    """The verdict's sentence when it says more than its list of differences ("" when it does not)."""
+    if verdict.differences and verdict.detail == differences_text(verdict.differences, verdict.more):
+        return ""
+    return verdict.detail
+
+
+def _diff_lines(difference: Difference) -> list[str]:
+    return [f"  at {difference.at}{difference.note}",
+            f"    expected: {show(difference.expected)}",
+            f"    got:      {show(difference.got)}"]
+
+
+def _differences_lines(verdict: Verdict) -> list[str]:
+    lines = [line for difference in verdict.differences for line in _diff_lines(difference)]
+    if verdict.more:
+        lines.append(f"  … and {verdict.more} more difference{'s' if verdict.more > 1 else ''} "
+                     f"(the first {len(verdict.differences)} are shown)")
+    return lines
+
+
 def failure_text(record: Record) -> str:
     """Everything a person needs about a case that is not acceptable, as plain text."""
-    lines = [line for line in (record.note, record.verdict.detail) if line]
-    printed = _printed_text(record.verdict.printed)
+    verdict = record.verdict
+    lines = [line for line in (record.note, _own_detail(verdict)) if line]
+    lines += _differences_lines(verdict)
+    printed = _printed_text(verdict.printed)
     return "\n".join([*lines, printed] if printed else lines)
 
 
@@ -119,22 +144,14 @@ def _row(name: str, width: int, tally: dict[str, int]) -> str:
     return f"{name:<{width}}{tally['cases']:>7}" + "".join(f"{tally[n]:>7}" for n in OUTCOMES)
 
 
-def _diff_lines(difference: Difference) -> list[str]:
-    return [f"  at {difference.at}{difference.note}",
-            f"    expected: {show(difference.expected)}",
-            f"    got:      {show(difference.got)}"]
-
-
 def _failure_block(record: Record) -> list[str]:
     case = record.case
     lines = [f"{record.outcome.upper()} {case.id}  [{case.group}]  {case.case.file}:{case.case.line}"]
     if record.note:
         lines.append(f"  {record.note}")
-    if record.verdict.differences:
-        for difference in record.verdict.differences:
-            lines += _diff_lines(difference)
-    elif record.verdict.detail:
+    if _own_detail(record.verdict):
         lines.append(f"  {record.verdict.detail}")
+    lines += _differences_lines(record.verdict)
     printed = record.verdict.printed
     if printed:
         if printed.exit:
@@ -145,6 +162,20 @@ def _failure_block(record: Record) -> list[str]:
             tail = printed.stderr.rstrip("\n").splitlines()[-_STDERR_LINES:]
             lines += ["  testee stderr (last lines):", *(f"  | {line}" for line in tail)]
     return lines
+
+
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: control characters (NUL, BEL, ESC, C1 controls, line separators) and bidi
+    controls written as \\xNN / \\uNNNN escapes, so that a testee's output cannot move the cursor, ring the
+    bell, recolour or reorder what follows."""
+    def escaped(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
+
+    return _UNPRINTABLE.sub(escaped, text)
 
 
 def summary(report: Report, show_failures: int = 20) -> str:
@@ -176,8 +207,12 @@ def summary(report: Report, show_failures: int = 20) -> str:
     if report.problems:
         lines += ["", "run problems (each counts as one failure):",
                   *(f"  {problem.source}: {problem.message}" for problem in report.problems)]
+    skipped = sum(record.outcome == "skip" for record in records)
+    if skipped:
+        lines += ["", f"{skipped} skipped case(s) count as failures: a skip is a failure unless the expected-"
+                      "failure list names it (--xfail FILE --fix writes the list)"]
     lines += ["", f"{report.passed} passed, {report.failed} failed"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 # -- JUnit XML ----------------------------------------------------------------------------------------------
@@ -201,8 +236,9 @@ def _first_line(text: str, limit: int = 200) -> str:
 
 def _suite_attributes(records: list[Record], name: str) -> dict[str, str]:
     tally = counts(records)
-    return {"name": _xml(name), "tests": str(tally["cases"]), "failures": str(tally["fail"] + tally["xpass"]),
-            "errors": str(tally["error"]), "skipped": str(tally["skip"] + tally["xfail"]),
+    return {"name": _xml(name), "tests": str(tally["cases"]),
+            "failures": str(tally["fail"] + tally["xpass"] + tally["skip"]),
+            "errors": str(tally["error"]), "skipped": str(tally["xfail"]),
             "time": f"{sum(r.seconds for r in records):.3f}"}
 
 
@@ -212,17 +248,15 @@ def _testcase(parent: ElementTree.Element, record: Record) -> None:
         "name": case.id, "classname": _xml(case.group.replace("/", ".")), "file": _xml(case.case.file),
         "line": str(case.case.line), "time": f"{record.seconds:.3f}"})
     text = _xml(failure_text(record))
-    if record.outcome in ("fail", "xpass"):
+    if record.outcome in ("fail", "xpass", "skip"):  # an unlisted skip fails the run, so CI must see it fail
         failure = ElementTree.SubElement(element, "failure",
                                          {"type": record.outcome, "message": _first_line(text)})
         failure.text = text
     elif record.outcome == "error":
         error = ElementTree.SubElement(element, "error", {"type": "error", "message": _first_line(text)})
         error.text = text
-    elif record.outcome in ("xfail", "skip"):
-        message = record.note if record.outcome == "xfail" else record.verdict.detail
-        ElementTree.SubElement(element, "skipped",
-                               {"type": record.outcome, "message": _xml(_first_line(message))})
+    elif record.outcome == "xfail":
+        ElementTree.SubElement(element, "skipped", {"type": "xfail", "message": _xml(_first_line(record.note))})
     printed = record.verdict.printed
     if printed and printed.stderr:
         ElementTree.SubElement(element, "system-err").text = _xml(printed.stderr)
@@ -274,8 +308,6 @@ def tap(report: Report) -> str:
         title = f"{case.id} - {_directive_text(case.group)}"
         if record.outcome == "pass":
             lines.append(f"ok {number} - {title}")
-        elif record.outcome == "skip":
-            lines.append(f"ok {number} - {title} # SKIP {_directive_text(record.verdict.detail)}")
         elif record.outcome == "xfail":
             lines.append(f"not ok {number} - {title} # TODO {_directive_text(record.note)}")
         else:
@@ -291,12 +323,22 @@ def tap(report: Report) -> str:
 # -- JSON ---------------------------------------------------------------------------------------------------
 
 
+def _value_json(out: dict[str, Any], name: str, value: Any) -> None:
+    """`value` under `name`, or, when its JSON text is longer than EXCERPT, the start of that text under
+    `<name>_excerpt` (a failure report must not grow with a testee's answer)."""
+    if value is ABSENT:
+        return
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+    if len(text) <= EXCERPT:
+        out[name] = value
+    else:
+        out[f"{name}_excerpt"] = text[:EXCERPT] + "…"
+
+
 def _difference_json(difference: Difference) -> dict[str, Any]:
     out: dict[str, Any] = {"at": difference.at}
-    if difference.expected is not ABSENT:
-        out["expected"] = difference.expected
-    if difference.got is not ABSENT:
-        out["got"] = difference.got
+    _value_json(out, "expected", difference.expected)
+    _value_json(out, "got", difference.got)
     if difference.note:
         out["note"] = difference.note.strip(" ()")
     return out
@@ -317,6 +359,8 @@ def _case_json(record: Record) -> dict[str, Any]:
         out["expected_failure"] = record.entry.as_json()
     if verdict.differences:
         out["differences"] = [_difference_json(d) for d in verdict.differences]
+    if verdict.more:
+        out["more_differences"] = verdict.more
     if verdict.printed:
         printed = verdict.printed
         out["testee_output"] = {"stdout": printed.stdout, "stderr": printed.stderr}

@@ -20,6 +20,8 @@ from seq_io_tools.runner.protocol import Printed
 
 SHOWN = 240
 """Characters of a JSON value shown in a one-line message."""
+SHOWN_DIFFERENCES = 10
+"""Differences of one case listed in full; the rest are counted."""
 
 
 class _Absent:
@@ -48,13 +50,18 @@ class Difference:
 @dataclass(frozen=True)
 class Verdict:
     """How one case went. `status`: pass, fail, skip (the testee or the runner did not run it) or error (no
-    testee could be asked). `rule`: the rule id of an error answer, for the expected-failure list."""
+    testee could be asked). `detail`: one paragraph; `differences`: where the answer departs from the
+    expectation. `rule`: the rule id of an error answer, for the expected-failure list."""
 
     status: str
     detail: str = ""
     differences: tuple[Difference, ...] = ()
     rule: str | None = None
     printed: Printed | None = None
+    more: int = 0
+    """Differences beyond those listed in `differences` (SHOWN_DIFFERENCES)."""
+    timed_out: bool = False
+    """The testee did not answer within the timeout (the early stop counts these)."""
 
 
 def show(value: Any) -> str:
@@ -64,42 +71,55 @@ def show(value: Any) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "…"
 
 
-def first_difference(expected: Any, got: Any, at: tuple[str | int, ...] = ()) -> Difference | None:
-    """The first place, walking the expectation, where `got` is not the same JSON value (None: equal)."""
+def _walk(expected: Any, got: Any, at: tuple[str | int, ...], found: list[Difference], counted: list[int],
+          limit: int) -> None:
+    """Append to `found` (at most `limit`) every place where `got` is not the same JSON value as `expected`,
+    walking the expectation in order; `counted[0]` counts all of them."""
+    def add(difference: Difference) -> None:
+        counted[0] += 1
+        if len(found) < limit:
+            found.append(difference)
+
     if isinstance(expected, list) and isinstance(got, list):
         for index, (want, have) in enumerate(zip(expected, got, strict=False)):
-            found = first_difference(want, have, (*at, index))
-            if found is not None:
-                return found
-        if len(expected) == len(got):
-            return None
-        index = min(len(expected), len(got))
-        return Difference(format_path([*at, index]), expected[index] if index < len(expected) else ABSENT,
-                          got[index] if index < len(got) else ABSENT,
-                          f" (lengths: expected {len(expected)}, got {len(got)})")
+            _walk(want, have, (*at, index), found, counted, limit)
+        if len(expected) != len(got):
+            index = min(len(expected), len(got))
+            add(Difference(format_path([*at, index]), expected[index] if index < len(expected) else ABSENT,
+                           got[index] if index < len(got) else ABSENT,
+                           f" (lengths: expected {len(expected)}, got {len(got)})"))
+        return
     if isinstance(expected, dict) and isinstance(got, dict):
         for key in [*expected, *(key for key in got if key not in expected)]:
-            found = first_difference(expected.get(key, ABSENT), got.get(key, ABSENT), (*at, key))
-            if found is not None:
-                return found
-        return None
+            _walk(expected.get(key, ABSENT), got.get(key, ABSENT), (*at, key), found, counted, limit)
+        return
     if expected is ABSENT or got is ABSENT or not json_equal(expected, got):
-        return Difference(format_path(list(at)), expected, got)
-    return None
+        add(Difference(format_path(list(at)), expected, got))
+
+
+def differences(expected: Any, got: Any, at: tuple[str | int, ...] = (), limit: int = SHOWN_DIFFERENCES
+                ) -> tuple[list[Difference], int]:
+    """(the first `limit` places where `got` departs from `expected`, how many more there are)."""
+    found: list[Difference] = []
+    counted = [0]
+    _walk(expected, got, at, found, counted, limit)
+    return found, counted[0] - len(found)
 
 
 def field_differences(result: dict[str, Any], expected: dict[str, Any], names: Sequence[str]
-                      ) -> list[Difference]:
-    """The differences of each named member of a result from the expectation's."""
-    found: list[Difference] = []
-    for name in names:
-        difference = first_difference(expected[name], result.get(name, ABSENT), (name,))
-        if difference is not None:
-            found.append(difference)
-    return found
+                      ) -> tuple[list[Difference], int]:
+    """The differences of the named members of a result from the expectation's: the first
+    SHOWN_DIFFERENCES of all of them, and how many more there are."""
+    return differences({name: expected[name] for name in names}, {name: result.get(name, ABSENT) for name in names})
 
 
-def verdict_of(differences: list[Difference]) -> Verdict:
+def differences_text(found: Sequence[Difference], more: int) -> str:
+    text = "; ".join(map(str, found))
+    return text + (f"; and {more} more difference{'s' if more > 1 else ''}" if more else "")
+
+
+def verdict_of(found: tuple[list[Difference], int]) -> Verdict:
+    differences, more = found
     if not differences:
         return Verdict("pass")
-    return Verdict("fail", "; ".join(map(str, differences)), tuple(differences))
+    return Verdict("fail", differences_text(differences, more), tuple(differences), more=more)

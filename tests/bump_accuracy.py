@@ -1,0 +1,186 @@
+"""The bump review measured on the synthetic spec changes of tests/bump_cases/cases.yaml: each case → a base folder
+(spec/releases/0.5.25 with a changelog entry) and a head (the base with the case's patch) in a temporary folder →
+the review → per location, the reported classification against the expected one, and the required bump against
+the expected one → one row of the accuracy table.
+
+WHY a module apart from its test: the same rows make the test (tests/test_bump_accuracy.py) and the table in
+tests/bump_cases/accuracy.md (`python tests/bump_accuracy.py > tests/bump_cases/accuracy.md`), so the document
+cannot drift from what the tool does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from seq_io_tools.bump_review import main
+from seq_io_tools.bump_review.review import review
+from seq_io_tools.bump_review.rules import Change, render_location
+from seq_io_tools.bump_review.snapshot import InputError, load_folder
+from seq_io_tools.strict_yaml import load_file
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+CASES = Path(__file__).parent / "bump_cases" / "cases.yaml"
+BASE = REPO_ROOT / "spec" / "releases" / "0.5.25"
+CHANGELOG = "# Changelog\n\n## 0.5.25\n\nThe release.\n"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    expected: dict[tuple[str, str], str]
+    reported: dict[tuple[str, str], str]
+    expected_bump: str
+    reported_bump: str
+    expected_finding: str | None
+    findings: tuple[str, ...]
+
+    @property
+    def classification_right(self) -> bool:
+        return self.expected == self.reported
+
+    @property
+    def bump_right(self) -> bool:
+        return self.expected_bump == self.reported_bump
+
+    @property
+    def finding_right(self) -> bool:
+        if self.expected_finding is None:
+            return not self.findings
+        return any(self.expected_finding in text for text in self.findings)
+
+
+def _pointer(target: str) -> tuple[str, list[str]]:
+    file, _, pointer = target.partition("#")
+    return file, [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]
+
+
+def _apply(root: Path, operation: dict[str, Any]) -> None:
+    if "set" in operation or "remove" in operation:
+        file, parts = _pointer(operation.get("set") or operation["remove"])
+        document = json.loads((root / file).read_text(encoding="utf-8"))
+        node = document
+        for part in parts[:-1]:
+            node = node[int(part)] if isinstance(node, list) else node.setdefault(part, {})
+        last = parts[-1]
+        if "set" in operation:
+            if isinstance(node, list):
+                index = int(last)
+                node[index:index + 1] = [operation["value"]]
+            else:
+                node[last] = operation["value"]
+        else:
+            del node[int(last) if isinstance(node, list) else last]
+        (root / file).write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    elif "delete" in operation:
+        (root / operation["delete"]).unlink()
+    elif "write" in operation:
+        text = operation["text"] if "text" in operation else json.dumps(operation["value"], indent=2) + "\n"
+        (root / operation["write"]).write_text(text, encoding="utf-8")
+    elif "replace" in operation:
+        path = root / operation["replace"]
+        text = path.read_text(encoding="utf-8")
+        assert text.count(operation["old"]) == 1, f"{operation['replace']}: the text to replace must occur once"
+        path.write_text(text.replace(operation["old"], operation["new"]), encoding="utf-8")
+    elif "append" in operation:
+        path = root / operation["append"]
+        path.write_text(path.read_text(encoding="utf-8") + operation["text"], encoding="utf-8")
+    else:
+        raise ValueError(f"unknown patch operation {operation}")
+
+
+def _breaks(changes: list[Change]) -> str:
+    old, new = any(c.old_readers for c in changes), any(c.new_readers for c in changes)
+    if old or new:
+        return "both" if old and new else "old" if old else "new"
+    return "editorial" if all(c.level == "editorial" for c in changes) else "none"
+
+
+def base_folder(folder: Path) -> Path:
+    """The base every case starts from: spec/releases/0.5.25 with a changelog entry for 0.5.25."""
+    shutil.copytree(BASE, folder)
+    (folder / "CHANGELOG.md").write_text(CHANGELOG, encoding="utf-8")
+    return folder
+
+
+def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
+    """Run the review on one case: `base` (shared, never changed) against its head, made in `folder`."""
+    head = folder / "head"
+    shutil.copytree(base, head, ignore=shutil.ignore_patterns("vectors"))
+    (head / "vectors").symlink_to(base / "vectors")  # no patch touches a vector: read them once for all cases
+    for operation in case["patch"]:
+        _apply(head, operation)
+    expect = case["expect"]
+    if expect.get("error"):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            code = main(["--base", str(base), "--head", str(head)])
+        reported = "error (exit 2)" if code == 2 else f"exit {code}"
+        return Outcome(case["name"], {("(input)", "-"): "error (exit 2)"}, {("(input)", "-"): reported}, "-", "-",
+                       None, ())
+    expected = {(e["type"], str(e["at"])): e["breaks"] for e in expect["changes"]}
+    try:
+        result = review(load_folder(base), load_folder(head))
+    except InputError as error:
+        said = str(error).replace(str(head), "<head>").replace(str(base), "<base>")
+        return Outcome(case["name"], expected, {("(input)", "-"): f"error: {said}"}, expect["bump"], "-", None, ())
+    by_location: dict[tuple[str, str], list[Change]] = {}
+    for change in result.diff.changes:
+        by_location.setdefault((change.type_name, render_location(change.location)), []).append(change)
+    reported = {where: _breaks(found) for where, found in by_location.items()}
+    return Outcome(case["name"], expected, reported, expect["bump"], result.verdict.required,
+                   expect.get("finding"), tuple(result.limits["head"]))
+
+
+def outcomes() -> list[Outcome]:
+    cases = load_file(CASES).value["cases"]
+    found = []
+    with tempfile.TemporaryDirectory(prefix="bump-cases-") as shared:
+        base = base_folder(Path(shared) / "base")
+        for case in cases:
+            with tempfile.TemporaryDirectory(prefix="bump-case-") as temp:
+                found.append(measure(case, base, Path(temp)))
+    return found
+
+
+def _cell(values: dict[tuple[str, str], str]) -> str:
+    return "; ".join(f"{t} `{at}` {breaks}" for (t, at), breaks in sorted(values.items())) or "(nothing)"
+
+
+def table(results: list[Outcome], disagreements: dict[str, str]) -> str:
+    right = sum(r.classification_right for r in results)
+    bumps = [r for r in results if r.expected_bump != "-"]
+    lines = [
+        "# Bump review accuracy on the synthetic changes",
+        "",
+        "Generated by `python tests/bump_accuracy.py > tests/bump_cases/accuracy.md` from tests/bump_cases/cases.yaml "
+        "(the expectations were written before the review was first run on them); tests/test_bump_accuracy.py "
+        "checks that this file is current.",
+        "",
+        f"Classification right in **{right} of {len(results)}** cases; required bump right in "
+        f"**{sum(r.bump_right for r in bumps)} of {len(bumps)}**; limit findings right in "
+        f"**{sum(r.finding_right for r in results)} of {len(results)}**.",
+        "",
+        "| case | expected | reported | bump expected / reported | agrees | why not |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        extra = r.reported if r.expected != r.reported else {}
+        agrees = "yes" if r.classification_right and r.bump_right and r.finding_right else "no"
+        lines.append(f"| {r.name} | {_cell(r.expected)} | {_cell(extra) if extra else 'the same'} | "
+                     f"{r.expected_bump} / {r.reported_bump} | {agrees} | {disagreements.get(r.name, '')} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_bump_accuracy import DISAGREEMENTS
+
+    sys.stdout.write(table(outcomes(), DISAGREEMENTS))

@@ -1,0 +1,120 @@
+"""The reference keeper beyond the vectors: its error table is spec/stream.md's, its error bodies are valid
+StreamError instances, its sizes are the canonical ones, its state stays bounded, and misuse by a caller (a clock
+going back, an impossible idle timeout) is told apart from a refusal of a request.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from seq_io_ref import keeper as kp
+from seq_io_ref.frame_size import canonical_text, size
+from seq_io_ref.keeper import ERRORS, Keeper, Limits, StreamError
+from seq_io_ref.spec_data import load_spec
+from seq_io_ref.validation import contract
+
+SPEC = load_spec()
+PROSE = (SPEC.root / "stream.md").read_text(encoding="utf-8")
+ROW = re.compile(r"^\| `(stream\.[a-z-]+)` \| (\d{3}) \| `([a-z_]+)` \|", re.MULTILINE)
+
+
+def test_the_error_table_is_the_prose_table() -> None:
+    in_prose = {rule: (int(status), code) for rule, status, code in ROW.findall(PROSE)}
+    assert in_prose == ERRORS
+
+
+def test_each_error_id_is_named_in_the_prose_and_has_a_reason_in_the_schema() -> None:
+    reasons = SPEC.schemas["StreamError"]["properties"]["error"]["properties"]["details"]["properties"]["reason"]
+    assert sorted(kp.reason_of(rule) for rule in ERRORS) == sorted(reasons["enum"])
+    assert kp.reason_of(kp.FRAMES_MISSING) == "frames_missing" and kp.reason_of(kp.FRAMES_OVER_LIMIT) == \
+        "frames_over_limit"
+    assert set(SPEC.contract["error_codes"]) == {"frames_missing", "frames_over_limit"}
+
+
+DETAILS: dict[str, dict[str, Any]] = {
+    kp.INVALID_BODY: {"issues": [{"path": "$.frames[0].seq", "rule": "minimum"}]},
+    kp.FRAMES_MISSING: {"missing": [3, 4]},
+    kp.FRAMES_OVER_LIMIT: {"limit": "MAX_STREAM_BYTES"},
+    kp.ACT_OVER_LIMIT: {"limit": "MAX_STREAM_FRAMES"},
+    kp.ACT_NOT_AFTER_PREVIOUS: {"last_act": 5},
+}
+
+
+@pytest.mark.parametrize("rule", sorted(ERRORS))
+def test_every_error_body_is_a_valid_stream_error(rule: str) -> None:
+    error = StreamError(rule, "a sentence", **DETAILS.get(rule, {}))
+    outcome = contract().validate_value("StreamError", error.body())
+    assert outcome.valid, outcome.issues
+    assert error.status == ERRORS[rule][0]
+
+
+def test_a_body_without_its_details_is_refused() -> None:
+    outcome = contract().validate_value("StreamError", StreamError(kp.FRAMES_MISSING, "x").body())
+    assert [issue.rule for issue in outcome.issues] == ["StreamError.reason-details"]
+
+
+def test_the_format_and_its_header_are_the_prose_ones() -> None:
+    assert SPEC.contract["observe_format"] == "x-seq-observe/1"
+    assert f"**`{kp.FORMATS_HEADER}`**" in PROSE and "`x-seq-observe/1`" in PROSE
+
+
+def test_a_keeper_refuses_a_clock_that_goes_back_and_an_impossible_idle_timeout() -> None:
+    keeper = Keeper(None)
+    keeper.tick(5.0)
+    with pytest.raises(ValueError, match="went back"):
+        keeper.post({"episode_id": "e"}, 4.0)
+    for idle in (9, 86401, 10.0, True):
+        with pytest.raises(ValueError, match="episode_idle"):
+            Keeper(None, episode_idle=idle)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="positive"):
+        Keeper(None, limits=Limits(0, 1, 1))
+
+
+def test_a_refusal_is_an_exception_with_its_id_never_a_crash() -> None:
+    keeper = Keeper.of({"every": 1})
+    for body in ({"episode_id": "e", "frames": [{"seq": -1, "inputs": 0}]}, [], None, {"episode_id": "e",
+                                                                                       "skipped": [-1]}):
+        with pytest.raises(StreamError) as refused:
+            keeper.post(body, 0.0)
+        assert refused.value.rule in ERRORS
+    with pytest.raises(StreamError) as refused:
+        keeper.post({"episode_id": "e", "frames": [{"seq": 0, "inputs": float("nan")}]}, 0.0)
+    assert refused.value.rule == kp.INVALID_BODY and refused.value.details["issues"]
+
+
+def _canonical_bytes(keeper: Keeper) -> int:
+    return sum(len(canonical_text(value).encode("utf-8")) for e in keeper._episodes.values()
+               for value in e.held.values())
+
+
+def test_state_stays_bounded_and_bytes_are_the_canonical_sizes() -> None:
+    """A robot streaming 20,000 frames with a window [-8, 0] and an act every 5 steps: the episode never holds more
+    than the window needs, the heap holds exactly the held numbers, nothing is remembered above through, and the
+    byte count is the sum of the canonical sizes of what is held."""
+    rng = random.Random(7)
+    keeper = Keeper.of({"streams": {"cam": {"at": [-8, 0]}}}, limits=Limits(64, 10**6, 10**6))
+    episode_peak = 0
+    for t in range(20_000):
+        value = {"cam": rng.choice([t, t * 0.5, f"f{t}", [1.0, -0.0, 1e-7]])}
+        if t % 5:
+            keeper.post({"episode_id": "e", "frames": [{"seq": t, "inputs": value}]}, 0.0)
+        else:
+            keeper.act({"episode_id": "e", "seq": t, "inputs": value}, 0.0)
+        episode = keeper._episodes["e"]
+        episode_peak = max(episode_peak, len(episode.held))
+        assert len(episode.heap) == len(episode.held) == len(episode.sizes)
+    assert episode_peak <= 14 and not episode.marks and episode.through == 19_999
+    assert keeper.held_bytes == episode.bytes == _canonical_bytes(keeper)
+    assert all(episode.sizes[n] == size(v) for n, v in episode.held.items())
+
+
+def test_an_ended_episode_gives_its_bytes_back_to_the_worker() -> None:
+    keeper = Keeper(None, episode_idle=10)
+    keeper.post({"episode_id": "e", "frames": [{"seq": 0, "inputs": "abc"}]}, 0.0)
+    keeper.post({"episode_id": "f", "frames": [{"seq": 0, "inputs": [1.5]}]}, 5.0)
+    assert keeper.held_bytes == 5 + 5
+    keeper.tick(10.5)
+    assert keeper.take_events().ended == ["e"] and keeper.held_bytes == 5

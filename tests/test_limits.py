@@ -1,0 +1,64 @@
+"""The limits are decided once: the contract limits in spec/contract.json, the reader limits as constants of this
+package, and spec/validation.md states the same values; and the pure-Python path of record is what a user gets
+where jiter and jsonschema-rs cannot be installed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from seq_io_ref import schedule
+from seq_io_ref.issues import MAX_ISSUES, QUOTE_CHARS
+from seq_io_ref.schema_errors import _KEYS_NAMED
+from seq_io_ref.spec_data import load_spec
+from seq_io_ref.wire import MAX_DOCUMENT_BYTES, wire_limits
+
+MAX_JSON_DEPTH, MAX_INTEGER_DIGITS = wire_limits().depth, wire_limits().integer_digits
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+PROSE = (REPO_ROOT / "spec" / "validation.md").read_text(encoding="utf-8")
+LIMITS = PROSE[PROSE.index("## Limits"):PROSE.index("## Language-neutral decisions")]
+
+
+def test_the_contract_limits_come_from_contract_json_and_the_prose_states_them() -> None:
+    limits = load_spec().limits
+    assert (limits["MAX_JSON_DEPTH"], limits["MAX_INTEGER_DIGITS"]) == (MAX_JSON_DEPTH, MAX_INTEGER_DIGITS)
+    assert f"| `MAX_JSON_DEPTH` | {MAX_JSON_DEPTH} arrays and objects" in LIMITS
+    assert f"| `MAX_INTEGER_DIGITS` | {MAX_INTEGER_DIGITS:,} digits" in LIMITS
+
+
+def test_the_reader_limits_in_the_prose_are_the_constants() -> None:
+    assert f"{MAX_DOCUMENT_BYTES // 2**20} MiB ({MAX_DOCUMENT_BYTES:,} bytes)" in LIMITS
+    assert 2 * load_spec().limits["MAX_STREAM_BYTES"] == MAX_DOCUMENT_BYTES
+    assert f"cut to {QUOTE_CHARS} characters ({QUOTE_CHARS - 3} and `...`)" in LIMITS
+    assert f"names at most {_KEYS_NAMED} of them" in LIMITS
+    assert f"at most the first {MAX_ISSUES} refusals" in LIMITS
+
+
+def test_the_schedule_result_bound_in_the_prose_is_the_constant() -> None:
+    prose = (REPO_ROOT / "spec" / "schedule.md").read_text(encoding="utf-8")
+    stated = re.search(r"This implementation's\s+bound is B = ([0-9,]+)", prose)
+    assert stated is not None and int(stated.group(1).replace(",", "")) == schedule.MAX_RESULT_ENTRIES
+
+
+def test_without_jiter_and_jsonschema_rs_the_path_of_record_answers() -> None:
+    code = textwrap.dedent("""
+        import sys
+        sys.modules["jiter"] = None  # as on a platform without their wheels
+        sys.modules["jsonschema_rs"] = None
+        from seq_io_ref import schedule
+        from seq_io_ref.validation import contract
+        c = contract()
+        assert not c.fast
+        assert c.validate_text("Stream", '{"at": [-2, 0]}').valid
+        assert [(i.path, i.rule) for i in c.validate_text("Stream", '{"at": [1]}').issues] == [("$.at[0]", "maximum")]
+        assert c.validate_text("ActRequest", '{"inputs": 1, "inputs": 2}').issues[0].rule == "wire.duplicate-key"
+        assert schedule.picks(schedule.of({"every": 2}), 4, 0) == [(2, None), (4, None)]
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout == "ok\n", done.stderr[-2000:]

@@ -1,0 +1,235 @@
+"""The Python package as a user gets it: the checkout → `python -m build` (sdist, then the wheel built from that
+sdist) → a new virtualenv in a temporary folder → the README's commands, run from an empty folder.
+
+WHY one module-scoped build: building and installing cost about ten seconds, and every test here asks something of
+the same installed copy, as a user would. Each test runs the installed `iospec` as a real process with a time bound
+and checks what it prints and its exit code, so nothing here can pass on the checkout's own files (`iospec where`
+must point into the virtualenv). Bad installs and bad spec folders must be one line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import seq_io_spec
+from seq_io_tools import vectors
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+"""The checkout these tests run in."""
+BUILD_TIMEOUT_S = 300
+RUN_TIMEOUT_S = 120
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A wheel installed into its own virtualenv, and an empty folder to run it from."""
+
+    wheel: Path
+    sdist: Path
+    venv: Path
+    empty: Path
+
+    @property
+    def python(self) -> Path:
+        return self.venv / "bin" / "python"
+
+    @property
+    def data(self) -> Path:
+        return Path(self.run("-c", "import seq_io_spec; print(seq_io_spec.data_root())", tool="python").stdout.strip())
+
+    def run(self, *args: str, tool: str = "iospec", env: dict[str, str] | None = None,
+            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        """The installed `iospec` (or python) with a clean environment: no PYTHONPATH, no SEQ_IO_SPEC_ROOT."""
+        base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SEQ_IO_SPEC_ROOT", "VIRTUAL_ENV")}
+        return subprocess.run([str(self.venv / "bin" / tool), *args], cwd=cwd or self.empty,
+                              env={**base, **(env or {})}, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=RUN_TIMEOUT_S, check=False)
+
+
+def _checked(command: list[str], cwd: Path) -> None:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, check=False)
+    assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    root = tmp_path_factory.mktemp("package")
+    dist, venv, empty = root / "dist", root / "venv", root / "empty"
+    empty.mkdir()
+    _checked([sys.executable, "-m", "build", "--outdir", str(dist), str(REPO_ROOT)], root)
+    (wheel,), (sdist,) = dist.glob("*.whl"), dist.glob("*.tar.gz")
+    _checked([sys.executable, "-m", "venv", str(venv)], root)
+    _checked([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", str(wheel)], root)
+    return Installed(wheel, sdist, venv, empty)
+
+
+def _one_clear_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert all(word in lines[0] for word in words), lines[0]
+
+
+# -- what the distributions hold ---------------------------------------------------------------------------------
+
+
+def test_the_wheel_carries_the_whole_spec_and_conformance_folders_and_no_dev_dependency(installed: Installed) -> None:
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    tracked = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "spec", "conformance"], capture_output=True,
+                             text=True, timeout=RUN_TIMEOUT_S, check=True).stdout.split()
+    expected = {f"seq_io_spec/{path}" for path in tracked if not path.startswith("conformance/js/")}
+    assert expected <= names, sorted(expected - names)[:10]
+    assert not [n for n in names if "/js/" in n or "node_modules" in n or "__pycache__" in n]
+    metadata = next(zipfile.ZipFile(installed.wheel).read(n).decode() for n in names if n.endswith("/METADATA"))
+    requires = [line.removeprefix("Requires-Dist: ") for line in metadata.splitlines()
+                if line.startswith("Requires-Dist:")]
+
+    def named(lines: list[str]) -> set[str]:
+        return {re.split(r"[=<>!~; \[]", line, maxsplit=1)[0].lower() for line in lines}
+
+    base = named([r for r in requires if "extra ==" not in r])
+    fast = named([r for r in requires if "extra == 'fast'" in r])
+    dev_only = named([r for r in requires if "extra == 'dev'" in r]) - fast
+    assert {"jsonschema", "referencing", "pydantic", "pyyaml"} <= base
+    assert not base & dev_only, f"the base install must not pull in development tools: {base & dev_only}"
+    assert fast, "the optional [fast] extra stays"
+
+
+def test_the_wheel_metadata_names_the_contract_version_read_from_contract_json(installed: Installed) -> None:
+    version = json.loads((REPO_ROOT / "spec" / "contract.json").read_text(encoding="utf-8"))["contract_version"]
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    metadata = next(zipfile.ZipFile(installed.wheel).read(n).decode() for n in names if n.endswith("/METADATA"))
+    assert f"(contract {version})" in next(line for line in metadata.splitlines() if line.startswith("Summary:"))
+    assert f"contract-{version}" in next(line for line in metadata.splitlines() if line.startswith("Keywords:"))
+    assert version not in (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"), "derive it, never copy it"
+
+
+def test_the_sdist_holds_the_sources_and_no_installed_modules(installed: Installed) -> None:
+    with tarfile.open(installed.sdist) as sdist:
+        names = [name.split("/", 1)[1] for name in sdist.getnames() if "/" in name]
+    for needed in ("pyproject.toml", "hatch_build.py", "spec/contract.json", "conformance/vectors.json",
+                   "package/seq_io_spec/__init__.py", "conformance/js/package.json"):
+        assert needed in names
+    assert not [n for n in names if "node_modules" in n or n.startswith((".venv", "build/", "reports/"))]
+
+
+# -- the README's commands, from an empty folder -------------------------------------------------------------------
+
+
+def test_the_installed_package_reads_its_own_data_not_the_checkout(installed: Installed) -> None:
+    assert installed.data == installed.venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / \
+        "site-packages" / "seq_io_spec"
+    where = installed.run("where")
+    assert where.returncode == 0 and "(the installed package)" in where.stdout
+    assert str(REPO_ROOT) not in where.stdout
+
+
+def test_version_prints_the_package_and_the_contract_version(installed: Installed) -> None:
+    done = installed.run("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"iospec 0.1.0 (sequences-io-spec), contract {seq_io_spec.contract_version()}"
+
+
+def test_validate(installed: Installed) -> None:
+    (installed.empty / "decl.json").write_text('{"streams": {"cam": {"at": [0, -15]}}}', encoding="utf-8")
+    (installed.empty / "bad.json").write_text('{"streams": {"cam": {"at": [1]}}}', encoding="utf-8")
+    good = installed.run("validate", "Observations", "decl.json")
+    assert (good.returncode, good.stdout) == (0, "decl.json: valid Observations\n")
+    bad = installed.run("validate", "Observations", "bad.json")
+    assert bad.returncode == 1 and '$.streams.cam.at[0]' in bad.stdout
+
+
+def test_the_whole_suite_passes_through_the_runner_with_the_installed_reference_testee(installed: Installed) -> None:
+    files, _ = vectors.load_suite()
+    cases = sum(len(f.cases) for f in files)
+    done = installed.run("run", "--impl", f"{installed.python} -m seq_io_tools.reference_testee",
+                         "--validate-traffic", "--json", "report.json", "--junit", "junit.xml")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert f"{cases} passed, 0 failed" in done.stdout
+    report = json.loads((installed.empty / "report.json").read_text(encoding="utf-8"))
+    assert report["ok"] and report["testee"]["name"] == "seq-io-ref" and report["totals"]["pass"] == cases
+
+
+def test_timeline_lint_and_rules(installed: Installed) -> None:
+    timeline = installed.run("timeline", '{"streams": {"cam": {"at": [-2, 0]}}}', "--acts", "0,5")
+    assert timeline.returncode == 0 and "2 acts" in timeline.stdout
+    lint = installed.run("lint")
+    assert lint.returncode == 0 and "0 problem(s)" in lint.stdout
+    assert installed.run("rules").returncode == 0
+
+
+def test_bump_review_on_folders_given_explicitly_agrees_with_the_checkout(installed: Installed) -> None:
+    spec = installed.data / "spec"
+    done = installed.run("bump-review", "--base", str(spec / "releases" / "0.5.23"), "--head", str(spec),
+                         "--json", "review.json")
+    ours = subprocess.run([sys.executable, "-m", "seq_io_tools.cli", "bump-review", "--base", "spec/releases/0.5.23",
+                           "--head", "spec", "--json", str(installed.empty / "checkout-review.json")],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False)
+    assert done.returncode == ours.returncode, done.stderr
+    installed_review, checkout_review = (json.loads((installed.empty / name).read_text(encoding="utf-8"))
+                                         for name in ("review.json", "checkout-review.json"))
+    for part in ("gate", "summary", "changes"):
+        assert installed_review[part] == checkout_review[part], part
+    assert installed_review["behaviour"]["changes"] == checkout_review["behaviour"]["changes"]
+
+
+def test_maintainer_commands_refuse_to_write_into_the_installed_package(installed: Installed) -> None:
+    _one_clear_line(installed.run("ids"), "read-only")
+    _one_clear_line(installed.run("export"), "read-only")
+    assert installed.run("export", "--check").returncode == 0
+
+
+# -- bad installs and bad spec folders: one line, exit 2 ---------------------------------------------------------
+
+
+def test_a_broken_spec_root_is_one_line_and_exit_2(installed: Installed, tmp_path: Path) -> None:
+    (installed.empty / "decl.json").write_text('{"streams": null}', encoding="utf-8")
+    missing = tmp_path / "nowhere"
+    _one_clear_line(installed.run("validate", "Observations", "decl.json", env={"SEQ_IO_SPEC_ROOT": str(missing)}),
+                    "SEQ_IO_SPEC_ROOT", "no such folder")
+    not_a_spec = tmp_path / "empty"
+    not_a_spec.mkdir()
+    _one_clear_line(installed.run("validate", "Observations", "decl.json", env={"SEQ_IO_SPEC_ROOT": str(not_a_spec)}),
+                    "not a spec folder")
+    broken = tmp_path / "broken"
+    shutil.copytree(installed.data / "spec", broken)
+    (broken / "contract.json").write_text('{"contract_version": ', encoding="utf-8")
+    for argv in (["validate", "Observations", "decl.json"], ["timeline", '{"streams": null}', "--acts", "0"],
+                 ["run", "--impl", f"{installed.python} -m seq_io_tools.reference_testee"]):
+        _one_clear_line(installed.run(*argv, env={"SEQ_IO_SPEC_ROOT": str(broken)}), "contract.json", "not valid JSON")
+    testee = installed.run("-m", "seq_io_tools.reference_testee", tool="python", env={"SEQ_IO_SPEC_ROOT": str(broken)})
+    _one_clear_line(testee, "contract.json")
+
+
+def test_a_wheel_installed_without_its_data_is_one_line_and_exit_2(installed: Installed, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    _checked([str(installed.venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+              "--target", str(target), str(installed.wheel)], tmp_path)
+    shutil.rmtree(target / "seq_io_spec" / "spec")
+    (installed.empty / "decl.json").write_text('{"streams": null}', encoding="utf-8")
+    done = installed.run("-m", "seq_io_tools.cli", "validate", "Observations", "decl.json", tool="python",
+                         env={"PYTHONPATH": str(target)})
+    _one_clear_line(done, "data is missing", "spec/contract.json", "reinstall")
+    version = installed.run("-m", "seq_io_tools.cli", "--version", tool="python", env={"PYTHONPATH": str(target)})
+    assert version.returncode == 0 and "contract unknown (the data is missing or unreadable)" in version.stdout
+
+
+# -- the editable install inside the checkout -----------------------------------------------------------------------
+
+
+def test_the_editable_install_uses_the_checkouts_own_files() -> None:
+    assert seq_io_spec.checkout_root() == REPO_ROOT
+    assert seq_io_spec.data_root() == REPO_ROOT
+    assert seq_io_spec.spec_root() == REPO_ROOT / "spec"
+    assert seq_io_spec.data_problem() is None
