@@ -24,11 +24,12 @@ from seq_io_ref.wire import parse_json_text
 
 from seq_io_tools.runner import reports, xfail
 from seq_io_tools.runner.reports import Problem, Report
-from seq_io_tools.runner.suite import load_cases, select
+from seq_io_tools.runner.suite import SuiteCase, load_cases, select
 from seq_io_tools.runner.xfail import ExpectedFailures, XfailError
 from seq_io_tools.vectors import VECTORS_DIR, relative
 
 EXTRA_HINT = "pip install 'sequences-io-spec[http]'"
+NOT_APPLICABLE = "not applicable over HTTP"  # the note of such records begins so (probe.run)
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 15.0
 
@@ -73,8 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the worker's act wait in real seconds, when its configuration does not say it")
     parser.add_argument("--timeout", type=_seconds, default=5.0, metavar="S",
                         help="seconds to wait for one answer beyond the worker's wait (default 5)")
-    parser.add_argument("--latency", type=_seconds, default=0.15, metavar="S",
-                        help="real seconds every deadline margin must exceed (default 0.15)")
+    parser.add_argument("--latency", type=_seconds, default=0.1, metavar="S",
+                        help="real seconds every deadline margin must exceed (default 0.1)")
+    parser.add_argument("--max-scenario-s", type=_seconds, default=12.0, metavar="S",
+                        help="real seconds a scenario's advances may take (default 12); longer silences with no "
+                             "deadline near are compressed, scenarios that cannot fit are not applicable")
     parser.add_argument("--max-wait-s", type=_seconds, default=6.0, metavar="S",
                         help="the longest act wait a test keeper is given (default 6): scenarios whose margins "
                              "need more are not applicable")
@@ -113,7 +117,8 @@ async def _worker_info(client: Any, url: str, args: argparse.Namespace) -> dict[
     return info
 
 
-async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[Report, list[str], list[str]]:
+async def _probe(args: argparse.Namespace, expected: ExpectedFailures
+                 ) -> tuple[Report, list[str], list[SuiteCase]]:
     import httpx
 
     from seq_io_tools.probe.replay import Settings
@@ -127,6 +132,7 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[
         info = await _worker_info(client, url, args)
         config = WorkerConfig.of(info)
         settings = ProbeSettings(latency_s=args.latency, max_wait_s=args.max_wait_s, jobs=args.jobs,
+                                 max_scenario_s=args.max_scenario_s,
                                  http=Settings(timeout_s=args.timeout))
         implementation = info.get("implementation") or {}
         report = Report(load_spec().contract_version, [url],
@@ -136,14 +142,13 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[
         records, prober = await probe_cases(client, url, config, chosen, expected, settings)
         report.records = records
         report.seconds = asyncio.get_running_loop().time() - begun
-    known = [case.id for case in cases]
     report.problems += [Problem("suite", str(problem)) for problem in unreadable]
-    report.problems += [Problem("expected-failures", f"{case_id} names no case of the suite")
-                        for case_id in expected.stale(known)]
+    report.problems += [Problem("expected-failures", f"{label} names no case of the suite")
+                        for label in expected.stale(cases)]
     if not chosen:
         report.problems.append(Problem("suite", "no stream case was selected: check the filters and the vectors"))
     needed = [f"  {len(ids)} case(s), e.g. {ids[0]}: {need}" for need, ids in prober.needed.items()]
-    return report, needed, known
+    return report, needed, cases
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -178,15 +183,15 @@ def _run(args: argparse.Namespace) -> int:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(render(report), encoding="utf-8", errors="backslashreplace")
         if args.fix:
-            judged = [(r.case.id, r.verdict) for r in report.records if r.note != "not applicable over HTTP"]
+            judged = [(r.case, r.verdict) for r in report.records if not r.note.startswith(NOT_APPLICABLE + ":")]
             fixed = xfail.fixed(expected, judged, known)
             args.xfail.write_text(xfail.dump(fixed, args.xfail), encoding="utf-8")
-            print(f"wrote {args.xfail}: {len(fixed.entries)} entries; rerun without --fix to check it")
-            accounted = all(xfail.outcome(verdict, fixed.entries.get(case_id))[1] for case_id, verdict in judged)
+            print(f"wrote {args.xfail}: {len(fixed.all_entries())} entries; rerun without --fix to check it")
+            accounted = all(xfail.outcome(verdict, fixed.entry_for(case))[1] for case, verdict in judged)
     except OSError as error:
         print(f"iospec probe: cannot write a report: {error}", file=sys.stderr)
         return 2
-    not_applicable = [r for r in report.records if r.note == "not applicable over HTTP"]
+    not_applicable = [r for r in report.records if r.note.startswith(NOT_APPLICABLE + ":")]
     lines = [f"not applicable over HTTP: {len(not_applicable)} case(s) (conformance/worker.md, § What the probe "
              "cannot replay):", *(f"  {r.case.id}: {r.verdict.detail.split(': ', 1)[-1]}" for r in not_applicable)]
     if needed:

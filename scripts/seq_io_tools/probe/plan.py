@@ -55,16 +55,25 @@ class Plan:
     """Act → the operation during which its answer is expected (absent: still waiting at the end)."""
     constraints: list[Constraint] = field(default_factory=list)
     tie: Constraint | None = None
+    requests: list[int] = field(default_factory=list)
+    """How many requests (observe, act) come before each operation."""
 
     @property
     def margin(self) -> float | None:
         """The smallest margin of any constraint, in virtual seconds (None: the scenario has no deadline)."""
         return min((c.margin for c in self.constraints), default=None)
 
-    def scale_needed(self, latency_s: float) -> float:
-        """The smallest scale (real s per virtual s) that gives every constraint `latency_s` of real margin."""
-        margin = self.margin
-        return 0.0 if margin is None else latency_s / margin
+    def scale_needed(self, latency_s: float, request_s: float = 0.0) -> float:
+        """The smallest scale (real s per virtual s) that gives every constraint `latency_s` of real margin beyond
+        the time its requests in between take (`request_s` each: requests at one virtual time follow one another
+        in real time, and a short advance cannot absorb the delay)."""
+        needed = 0.0
+        for constraint in self.constraints:
+            if constraint.margin <= 0:
+                return float("inf")
+            between = self.requests[constraint.op] - self.requests[constraint.anchor]
+            needed = max(needed, (latency_s + between * request_s) / constraint.margin)
+        return needed
 
     @property
     def duration(self) -> float:
@@ -102,6 +111,10 @@ def plan_of(data: dict[str, Any]) -> Plan:
             clock = clock + float(operation["advance"])  # one binary64 addition per advance (STR-CLOCK)
         times.append(clock)
     plan = Plan(times)
+    count = 0
+    for operation in operations:
+        plan.requests.append(count)
+        count += "advance" not in operation
     for index, operation in enumerate(operations):
         if "act" not in operation:
             continue
@@ -161,19 +174,30 @@ class Timing:
     known: float
 
 
-def violations(plan: Plan, timings: dict[int, Timing], scale: float) -> list[str]:
+@dataclass(frozen=True)
+class Violation:
+    """A constraint the real times did not prove, and the scale that would have proved it with `latency_s` to spare
+    (the lag this run showed is assumed to stay: it comes from the requests, not from the clock)."""
+
+    text: str
+    scale: float
+
+
+def violations(plan: Plan, timings: dict[int, Timing], scale: float, latency_s: float) -> list[Violation]:
     """The constraints the real times do not prove: the worker handled `anchor` within [sent, known] and `op`
     within [sent, known], so `op` is surely before the deadline when known(op) - sent(anchor) < offset * scale and
     surely after it when sent(op) - known(anchor) > offset * scale."""
-    found: list[str] = []
+    found: list[Violation] = []
     for constraint in plan.constraints:
         op, anchor = timings.get(constraint.op), timings.get(constraint.anchor)
         if op is None or anchor is None:
             continue
-        real = constraint.offset * scale
-        slack = real - (op.known - anchor.sent) if constraint.before else (op.sent - anchor.known) - real
+        planned = (plan.times[constraint.op] - plan.times[constraint.anchor]) * scale
+        lag = (op.known - anchor.sent) - planned if constraint.before else planned - (op.sent - anchor.known)
+        slack = constraint.margin * scale - lag
         if slack <= 0:
             side = "before" if constraint.before else "after"
-            found.append(f"operation {constraint.op} was to reach the worker {side} {constraint.what}, "
-                         f"{constraint.margin:g} virtual s away, but the real times miss that by {-slack:.3f} s")
+            found.append(Violation(f"operation {constraint.op} was to reach the worker {side} {constraint.what}, "
+                                   f"{constraint.margin:g} virtual s away, but the real times miss that by "
+                                   f"{-slack:.3f} s", (lag + latency_s) / constraint.margin))
     return found

@@ -242,8 +242,8 @@ def test_config(body: Any, root: StreamConfig) -> StreamConfig:
     if any(type(value) is not int or value < 1 for value in values):
         raise ValueError("every limit is a positive integer")
     wait_s = body.get("wait_s", root.wait_s)
-    if type(wait_s) not in (int, float) or not 0.001 <= wait_s <= 3600:
-        raise ValueError("wait_s is a number of seconds from 0.001 to 3600")
+    if type(wait_s) not in (int, float) or not 0.00001 <= wait_s <= 3600:
+        raise ValueError("wait_s is a number of seconds from 0.00001 to 3600")
     return StreamConfig(body["declaration"], body.get("rate"), body.get("episode_idle"), Limits(*values),
                         float(wait_s))
 
