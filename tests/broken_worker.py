@@ -9,7 +9,7 @@ Faults:
   forget-skipped   POST /observe ignores `skipped` (STR-POST-SKIPPED, STR-THROUGH)
   resend-replaces  a frame sent again replaces the first copy an act is handed (breaks STR-FIRST-WINS)
   limit-500        a post over a limit is answered 500 with a text body instead of 413 (STR-HTTP)
-  lazy-deadline    a waiting act fails only when the next request comes, not at its deadline (STR-ACT-MISSING)
+  lazy-deadline    no timer at an act's deadline: it fails at the next request or idle sweep (STR-ACT-MISSING)
   no-header        answers lack Seq-Accept-Formats (STR-HTTP)
   hang-act         POST /act never answers
   reset            every connection is closed at once, without an answer

@@ -32,6 +32,8 @@ from seq_io_ref.validation import checking_contract
 from seq_io_ref.wire import parse_json_text
 
 from seq_io_tools.probe.plan import Plan, Timing
+from seq_io_tools.runner.kinds import expected_outcome
+from seq_io_tools.runner.verdict import differences
 
 FORMATS_HEADER = "seq-accept-formats"
 WAITING_POLL_S = 0.002
@@ -59,6 +61,9 @@ class Settings:
 @dataclass
 class Replayed:
     outcomes: list[Any]
+    stopped_at: int | None = None
+    """The operation after which the replay stopped because an outcome already departed from the vector (the
+    verdict is decided; a broken worker must not hold the probe for the rest of a long scenario)."""
     problems: dict[int, list[str]] = field(default_factory=dict)
     """Operation → what its answer broke on the wire (STR-HTTP), besides its outcome."""
     timings: dict[int, Timing] = field(default_factory=dict)
@@ -123,6 +128,7 @@ class _Scenario:
         self.pending: dict[int, asyncio.Task[httpx.Response]] = {}
         self.loop = asyncio.get_running_loop()
         self.wait_real = 10.0 * target.scale
+        self.departed = False
 
     async def post(self, path: str, body: Any, timeout: float) -> httpx.Response:
         return await self.client.post(self.target.base + path, content=_encode(_with_ids(body, self.target)),
@@ -140,6 +146,9 @@ class _Scenario:
         self.replayed.outcomes[index] = outcome
         if problems:
             self.replayed.problems[index] = problems
+        expected = expected_outcome(index, self.operations[index])
+        if problems or "transport" in outcome or differences(expected, outcome)[0]:
+            self.departed = True
 
     def collect(self, index: int) -> None:
         """Attribute every act answer that has arrived to operation `index`."""
@@ -159,6 +168,9 @@ class _Scenario:
         start = self.loop.time()
         scale = self.target.scale
         for index, operation in enumerate(self.operations):
+            if self.departed:
+                self.replayed.stopped_at = index - 1
+                break
             due = start + self.plan.times[index] * scale
             delay = due - self.loop.time()
             if delay > 0:
@@ -179,9 +191,11 @@ class _Scenario:
             else:
                 await self.act(index, operation["act"])
             await self.expect_decisions(index)
-        self.collect(len(self.operations) - 1)
+        if self.replayed.stopped_at is None:
+            self.collect(len(self.operations) - 1)
         for act, task in self.pending.items():
-            self.replayed.outcomes[act] = {"waiting": True}
+            if self.replayed.stopped_at is None:
+                self.replayed.outcomes[act] = {"waiting": True}
             task.cancel()
         await asyncio.gather(*self.pending.values(), return_exceptions=True)
         return self.replayed
