@@ -105,7 +105,9 @@ SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("StreamError: the error body of the observation stream (spec/stream.md § 10)",
      [("StreamError", "type-added", "$", C, C)]),
     ("the contract limits MAX_JSON_DEPTH and MAX_INTEGER_DIGITS (wire.too-deep, wire.integer-too-long; issue 12)",
-     [("(wire)", "rule-added", "$", False, True), ("(contract.json)", "constant-added", "$", C, C)]),
+     [("(wire)", "rule-added", "$", False, True),
+      ("(contract.json)", "constant-added", "$.limits.MAX_JSON_DEPTH", C, C),
+      ("(contract.json)", "constant-added", "$.limits.MAX_INTEGER_DIGITS", C, C)]),
 ]
 """Changes between the two snapshots that are this spec's own decisions for 0.5.25 (the changelog entry's last
 list, "Decided by this package")."""
@@ -166,6 +168,7 @@ PROSE_0_5_25 = {
     ("edited", "§ Normalization"), ("removed", "§ Differences from sequence-base 0.4.26"),
     ("added", "§ Where the generated models are looser than the schema"),
     ("added", "§ Differences from sequence-base 0.4.28"),
+    ("added", "§ Limits"), ("added", "§ Writing an instance"),
 }
 """The sections of validation.md whose prose moved from 0.5.23 to 0.5.25 (the rule rows apart)."""
 
