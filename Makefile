@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check dist bench bench-runner fuzz mutation mutation-schemas clean
+	generated-check dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,7 +58,7 @@ test: $(STAMP) $(JS_STAMP)
 check: lint typecheck generated-check test conformance conformance-js
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference scripts tests package hatch_build.py
+	$(BIN)/ruff check reference scripts tests examples package hatch_build.py
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
 	$(BIN)/python scripts/gen_stream_vectors.py --check
@@ -103,6 +103,16 @@ bench: $(STAMP)
 ## Cases per second through the stdio protocol, for the Python reference and the JavaScript implementation.
 bench-runner: $(STAMP) $(JS_STAMP)
 	$(BIN)/python scripts/bench_runner.py --impl "node $(JS)/src/testee.js"
+
+## The reference worker under load and faults: frames/s, p50/p99 latency, peak RSS, the ratio to the same server
+## answering a no-op handler, and every answer checked against the reference keeper's replay of the same traffic.
+bench-worker: $(STAMP)
+	$(BIN)/python scripts/bench_worker.py
+
+## The reference worker started with test keepers, probed with every stream vector over HTTP, then stopped.
+probe: $(STAMP)
+	$(BIN)/iospec probe --start "$(BIN)/iospec worker --testing --quiet" \
+		--junit $(REPORTS)/probe/junit.xml --tap $(REPORTS)/probe/results.tap --json $(REPORTS)/probe/report.json
 
 ## The schedule differential test against sequence-base 0.4.28, and the stream keeper against its brute-force
 ## model, with 10,000 examples each.

@@ -23,8 +23,10 @@ from seq_io_ref.validation import contract
 from seq_io_ref.wire import MAX_DOCUMENT_BYTES, READER_TOO_LARGE
 
 from seq_io_tools import bump_review, export, rule_coverage, runner, timeline, vectors
+from seq_io_tools.probe import cli as probe_cli
 from seq_io_tools.strict_yaml import YamlError, read_regular_file
 from seq_io_tools.validation_cases import judge, outcome_of
+from seq_io_tools.worker import cli as worker_cli
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -216,6 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     rule_coverage.register(commands)
     timeline.register(commands)
     runner.register(commands)
+    worker_cli.register(commands)
+    probe_cli.register(commands)
     export.register(commands)
     bump_review.register(commands)
     return parser

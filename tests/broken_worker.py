@@ -1,0 +1,129 @@
+"""A deliberately broken worker for the probe's tests: `python tests/broken_worker.py FAULT [iospec worker flags]`
+→ the reference worker with one fault injected → served like `iospec worker`.
+
+WHY it is shaped this way: each fault is one small change to the reference (a method wrapped, a constant
+replaced), so a probe failure can only come from that fault, and the test can say which cases it must break.
+The `reset` fault is not HTTP at all: a socket server that closes every connection without answering.
+
+Faults:
+  forget-skipped   POST /observe ignores `skipped` (STR-POST-SKIPPED, STR-THROUGH)
+  resend-replaces  a frame sent again replaces the first copy an act is handed (breaks STR-FIRST-WINS)
+  limit-500        a post over a limit is answered 500 with a text body instead of 413 (STR-HTTP)
+  lazy-deadline    no timer at an act's deadline: it fails at the next request or idle sweep (STR-ACT-MISSING)
+  no-header        answers lack Seq-Accept-Formats (STR-HTTP)
+  hang-act         POST /act never answers
+  reset            every connection is closed at once, without an answer
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sys
+from typing import Any
+
+from seq_io_tools.worker import app as worker_app
+from seq_io_tools.worker.cli import main as worker_main
+from seq_io_tools.worker.host import KeeperHost, Reply
+
+FAULTS = ("forget-skipped", "resend-replaces", "limit-500", "lazy-deadline", "no-header", "hang-act", "reset")
+
+
+def _forget_skipped() -> None:
+    observe = KeeperHost.observe
+
+    def without_skipped(self: KeeperHost, body: Any) -> Reply:
+        if isinstance(body, dict):
+            body = {name: value for name, value in body.items() if name != "skipped"}
+        return observe(self, body)
+
+    KeeperHost.observe = without_skipped  # type: ignore[method-assign]
+
+
+def _resend_replaces() -> None:
+    observe, act = KeeperHost.observe, KeeperHost.act
+    copies: dict[tuple[int, str], dict[int, list[Any]]] = {}  # (keeper, episode) → number → every copy posted
+
+    def remembering(self: KeeperHost, body: Any) -> Reply:
+        reply = observe(self, body)
+        if reply.status == 200:
+            posted = copies.setdefault((id(self), body["episode_id"]), {})
+            for frame in body.get("frames", []):
+                posted.setdefault(int(frame["seq"]), []).append(frame["inputs"])
+        return reply
+
+    async def replacing(self: KeeperHost, body: Any) -> Reply:
+        """Hand the last copy of every number that was sent more than once, as a keeper would that stored each."""
+        reply = await act(self, body)
+        outputs = reply.body.get("outputs") if reply.status == 200 and isinstance(reply.body, dict) else None
+        if isinstance(outputs, dict) and isinstance(outputs.get("steps"), list):
+            posted = copies.get((id(self), body.get("episode_id")), {})
+            observations = list(outputs["observations"])
+            for index, step in enumerate(outputs["steps"][:-1]):
+                if len(posted.get(step, [])) > 1:
+                    last, handed = posted[step][-1], observations[index]
+                    both_objects = isinstance(last, dict) and isinstance(handed, dict)
+                    observations[index] = {key: last.get(key) for key in handed} if both_objects else last
+            reply = Reply(200, {"outputs": {**outputs, "observations": observations}})
+        return reply
+
+    KeeperHost.observe = remembering  # type: ignore[method-assign]
+    KeeperHost.act = replacing  # type: ignore[method-assign]
+
+
+def _limit_500() -> None:
+    observe = KeeperHost.observe
+
+    def crashing(self: KeeperHost, body: Any) -> Reply:
+        reply = observe(self, body)
+        if reply.status == 413:
+            return Reply(500, "limit reached")
+        return reply
+
+    KeeperHost.observe = crashing  # type: ignore[method-assign]
+
+
+def _lazy_deadline() -> None:
+    KeeperHost._arm = lambda self: None  # type: ignore[method-assign]
+
+
+def _no_header() -> None:
+    worker_app.FORMATS_HEADER = "X-Not-The-Header"
+
+
+def _hang_act() -> None:
+    async def never(self: KeeperHost, body: Any) -> Reply:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    KeeperHost.act = never  # type: ignore[method-assign]
+
+
+def _reset(args: list[str]) -> int:
+    """Listen, print the address as `iospec worker` does, and close every connection at once."""
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    print(json.dumps({"listening": f"http://127.0.0.1:{port}", "port": port}), flush=True)
+    server.settimeout(60)
+    while True:
+        try:
+            connection, _ = server.accept()
+        except (TimeoutError, OSError):
+            return 0
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        connection.close()
+
+
+def main(argv: list[str]) -> int:
+    fault, rest = argv[0], argv[1:]
+    if fault == "reset":
+        return _reset(rest)
+    {"forget-skipped": _forget_skipped, "resend-replaces": _resend_replaces, "limit-500": _limit_500,
+     "lazy-deadline": _lazy_deadline, "no-header": _no_header, "hang-act": _hang_act}[fault]()
+    return worker_main(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
