@@ -9,18 +9,22 @@ WHY it is shaped this way:
   a call decides for acts that wait is reported as events (`take_events`), so a worker, a test and a conformance
   testee drive it alike, with a real or a virtual clock.
 - Bounded: an episode remembers its held frames plus the accounted numbers above `through` that it does not hold
-  (everything at or below `through` is implied by `through` itself), at most MAX_STREAM_FRAMES of them, and an act
-  never lists more steps than that (STR-ACT-BOUND). Per frame the work is a few dict operations and one heap push
-  (O(log n)); `through` moves over each number once; retention pops the heap of held numbers; idle episodes and
-  waiting acts leave from the front of insertion-ordered dicts, because `seen` and deadlines only grow.
+  (everything at or below `through` is implied by `through` itself), at most MAX_STREAM_FRAMES of them, an act
+  never lists more steps than that (STR-ACT-BOUND), and a keeper holds at most MAX_EPISODES episodes. No kind is
+  kept per number: an act is handed exactly the picked frames the episode holds (STR-ACT-SKIPPED). An act's own
+  frame goes through the same limits as a posted one (STR-ACT-OWN), so no quantity ever exceeds its limit. Per
+  frame the work is a few dict operations and one heap push (O(log n)); `through` moves over each number once;
+  retention pops the heap of held numbers; idle episodes and waiting acts leave from the front of
+  insertion-ordered dicts, because `seen` and deadlines only grow.
 - The schedule is not re-derived: `needed`, `picks`, `keeps_from` (seq_io_ref.schedule) and `envelope`
   (seq_io_ref.envelope) are called as spec/schedule.md defines them.
 - A post is staged, checked against the limits, then committed, so that a refusal changes nothing
   (STR-POST-ATOMIC).
-- A body is first checked by a short structural test that accepts only what the schema accepts; whatever it is
-  unsure of goes to the validator of record (spec/validation.md), which names the refusal. Bodies are JSON values
-  as a wire parser builds them (dict, list, str, int, float, bool, None); the keeper shares, never copies, the
-  frames' values, so callers treat what they pass and receive as immutable.
+- A body is first checked by a short structural test that accepts only what the schema and the wire rules a value
+  can break accept (lone surrogates, non-finite numbers, depth from the body's root: STR-POST-BODY, STR-DEPTH);
+  whatever it is unsure of goes to the validator of record (spec/validation.md), which names the refusal. Bodies
+  are JSON values as a wire parser builds them (dict, list, str, int, float, bool, None); the keeper shares, never
+  copies, the frames' values, so callers treat what they pass and receive as immutable.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from seq_io_ref.frame_size import NotJson, size
 from seq_io_ref.schedule import MAX_STEP, Schedule
 from seq_io_ref.spec_data import load_spec
 from seq_io_ref.validation import checking_contract
+from seq_io_ref.wire import plainly_json
 
 INVALID_BODY = "stream.invalid-body"
 INVALID_SKIPPED = "stream.invalid-skipped"
@@ -48,6 +53,7 @@ FRAMES_MISSING = "stream.frames-missing"
 EPISODE_ENDED = "stream.episode-ended"
 FRAMES_OVER_LIMIT = "stream.frames-over-limit"
 ACT_OVER_LIMIT = "stream.act-over-limit"
+TOO_MANY_EPISODES = "stream.too-many-episodes"
 
 ERRORS: dict[str, tuple[int, str]] = {
     INVALID_BODY: (400, "invalid_request"),
@@ -60,6 +66,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     EPISODE_ENDED: (410, "gone"),
     FRAMES_OVER_LIMIT: (413, "payload_too_large"),
     ACT_OVER_LIMIT: (413, "payload_too_large"),
+    TOO_MANY_EPISODES: (503, "unavailable"),
 }
 """Error id → (HTTP status, `error.code` of the StreamError body): the table of spec/stream.md § 10."""
 
@@ -67,8 +74,17 @@ FORMATS_HEADER = "Seq-Accept-Formats"
 """The response header naming the stream formats a worker accepts (STR-HTTP); its value lists observe_format."""
 
 FRAMES, BYTES, WORKER_BYTES = "MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES"
+EPISODES = "MAX_EPISODES"
+
+MAX_EPISODES = 1024
+"""This keeper's MAX_EPISODES (spec/stream.md STR-LIMIT-EPISODES: an implementation limit of at least 1,024)."""
+FRAMES_CEILING = 1_000_000
+"""The largest MAX_STREAM_FRAMES a keeper takes (STR-SETUP): the least result bound of a schedule implementation
+(spec/schedule.md SCH-RESULT-BOUND), so that STR-ACT-BOUND refuses an act before `picks` could."""
 
 _OBSERVE_MEMBERS = frozenset({"episode_id", "frames", "skipped"})
+_FRAME_INPUTS_DEPTH = 3
+"""A frame's inputs are enclosed by the ObserveRequest object, the frames array and the frame (STR-DEPTH)."""
 _ACT_MEMBERS = frozenset({"inputs", "seed", "episode_id", "params", "embodiment", "plan", "seq"})
 
 
@@ -99,16 +115,31 @@ class StreamError(Exception):
 
 @dataclass(frozen=True)
 class Limits:
-    """The three size limits of spec/stream.md § 6 (a keeper accepts any positive values: STR-SETUP)."""
+    """The limits of spec/stream.md § 6: the three size limits, and the keeper's own MAX_EPISODES."""
 
     frames: int
     bytes: int
     worker_bytes: int
+    episodes: int = MAX_EPISODES
 
     @staticmethod
     def of_contract() -> Limits:
         limits = load_spec().limits
         return Limits(int(limits[FRAMES]), int(limits[BYTES]), int(limits[WORKER_BYTES]))
+
+    def check(self) -> None:
+        """ValueError unless every limit is in the range a keeper takes (STR-SETUP)."""
+        for name, value, most in ((FRAMES, self.frames, FRAMES_CEILING), (BYTES, self.bytes, MAX_STEP),
+                                  (WORKER_BYTES, self.worker_bytes, MAX_STEP), (EPISODES, self.episodes, MAX_STEP)):
+            if type(value) is not int or not 1 <= value <= most:
+                raise ValueError(f"{name} must be an integer from 1 to {most:,}; got {value!r}")
+
+
+def check_episode_idle(episode_idle: object) -> None:
+    """ValueError unless `episode_idle` is a Timeouts.episode_idle: None or an integer 10..86400."""
+    if episode_idle is not None and not (type(episode_idle) is int and 10 <= episode_idle <= 86400):
+        raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got "
+                         f"{episode_idle!r}")
 
 
 def stream_wait_s() -> float:
@@ -199,6 +230,16 @@ class _Episode:
         self.bytes -= freed
         return freed
 
+    def marks_in_run_above(self, number: int) -> int:
+        """How many accounted numbers not held lie in the run of accounted numbers right above `number`."""
+        count = 0
+        number += 1
+        held, marks = self.held, self.marks
+        while number in held or number in marks:
+            count += number in marks
+            number += 1
+        return count
+
     def move_through(self) -> None:
         number = self.through + 1
         held, marks = self.held, self.marks
@@ -213,12 +254,9 @@ class Keeper:
 
     def __init__(self, schedule: Schedule | None, *, limits: Limits | None = None,
                  episode_idle: int | None = None) -> None:
-        if episode_idle is not None and not (type(episode_idle) is int and 10 <= episode_idle <= 86400):
-            raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got "
-                             f"{episode_idle!r}")
+        check_episode_idle(episode_idle)
         self.limits = limits or Limits.of_contract()
-        if min(self.limits.frames, self.limits.bytes, self.limits.worker_bytes) < 1:
-            raise ValueError(f"the limits must be positive integers; got {self.limits}")
+        self.limits.check()
         self.schedule = schedule
         self.idle = episode_idle
         self.wait_s = stream_wait_s()
@@ -292,10 +330,19 @@ class Keeper:
         self._events.ended.extend(sorted(ended))
 
     def _episode(self, episode_id: str, now: float) -> _Episode:
+        """The episode a request names, or a new one (STR-EPISODE); refused when it ended (STR-ENDED) or would be
+        one too many (STR-LIMIT-EPISODES)."""
         if episode_id in self._ended:
             raise StreamError(EPISODE_ENDED, f"the episode {episode_id!r} ended after {self.idle} s without a "
                                              "post or an act; start a new episode under a new id")
-        return self._episodes.get(episode_id) or _Episode(now)
+        episode = self._episodes.get(episode_id)
+        if episode is not None:
+            return episode
+        if len(self._episodes) >= self.limits.episodes:
+            raise StreamError(TOO_MANY_EPISODES, f"this worker holds {len(self._episodes)} episodes, its limit "
+                                                 f"(MAX_EPISODES = {self.limits.episodes}); a new one can start when "
+                                                 "another ends")
+        return _Episode(now)
 
     def _touch(self, episode_id: str, episode: _Episode, now: float) -> None:
         episode.seen = now
@@ -437,14 +484,26 @@ class Keeper:
         episode.line = line
         self._bytes -= episode.release_below(line)
         if not episode.accounted(t):
-            if t >= line:
-                frame_size = size(own)
+            self._own_frame(episode, t, own)
+        return handed
+
+    def _own_frame(self, episode: _Episode, t: int, own: Any) -> None:
+        """STR-ACT-OWN for an act's number t not yet accounted: the first of (hold the frame, account t alone,
+        nothing) that takes no quantity above its limit (STR-LIMIT-CHECK)."""
+        joins = t == episode.through + 1  # then `through` moves over t and the accounted run above it
+        remembered = episode.remembered() - (episode.marks_in_run_above(t) if joins else 0)
+        limits = self.limits
+        if t >= episode.line:
+            frame_size = size(own)
+            if (remembered + 1 <= limits.frames and episode.bytes + frame_size <= limits.bytes
+                    and self._bytes + frame_size <= limits.worker_bytes):
                 episode.hold(t, own, frame_size)
                 self._bytes += frame_size
-            else:
-                episode.marks.add(t)
-        episode.move_through()
-        return handed
+                episode.move_through()
+                return
+        if remembered + (0 if joins else 1) <= limits.frames:
+            episode.marks.add(t)
+            episode.move_through()
 
 
 def _numbers(numbers: list[int]) -> str:
@@ -493,7 +552,8 @@ def _quick_observe(body: Any) -> bool:
     if type(frames) is not list or type(skipped) is not list:
         return False
     for frame in frames:
-        if not (type(frame) is dict and len(frame) == 2 and "inputs" in frame and _is_step(frame.get("seq"))):
+        if not (type(frame) is dict and len(frame) == 2 and "inputs" in frame and _is_step(frame.get("seq"))
+                and plainly_json(frame["inputs"], _FRAME_INPUTS_DEPTH)):
             return False
     return all(type(number) is int and -MAX_STEP <= number <= MAX_STEP for number in skipped)
 
@@ -519,7 +579,8 @@ def _quick_act(body: Any) -> bool:
             and (seed is None or (type(seed) is int and -MAX_STEP <= seed <= MAX_STEP))
             and (episode_id is None or (type(episode_id) is str and episode_id.isascii()))
             and all(body.get(name) is None or type(body[name]) is dict for name in ("params", "plan"))
-            and (body.get("embodiment") is None or type(body["embodiment"]) is str))
+            and (body.get("embodiment") is None or type(body["embodiment"]) is str)
+            and plainly_json(body))
 
 
 def _act_request(body: object) -> tuple[int | None, str | None, Any]:
