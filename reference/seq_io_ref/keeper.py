@@ -30,6 +30,7 @@ WHY it is shaped this way:
 from __future__ import annotations
 
 import heapq
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -287,8 +288,9 @@ class Keeper:
 
     def tick(self, now: float) -> None:
         """The clock moved to `now` with no request: apply what it passed (STR-EXPIRY)."""
-        if now < self._clock:
-            raise ValueError(f"the clock went back from {self._clock} to {now}; readings must not decrease")
+        if not now >= self._clock or math.isinf(now):
+            raise ValueError(f"the clock went back from {self._clock} to {now}, or is not finite; readings are finite "
+                             "and must not decrease (STR-CLOCK)")
         self._clock = now
         while self._waiting:
             episode_id = next(iter(self._waiting))

@@ -299,8 +299,8 @@ export class Keeper {
    * @param {StreamEvent[]} events
    */
   #expire(now, events) {
-    if (typeof now !== "number" || !(now >= this.clock)) {
-      throw new RangeError(`clock readings must not decrease (STR-CLOCK): ${now} after ${this.clock}`);
+    if (typeof now !== "number" || !(now >= this.clock) || !Number.isFinite(now)) {
+      throw new RangeError(`clock readings are finite and must not decrease (STR-CLOCK): ${now} after ${this.clock}`);
     }
     this.clock = now;
     for (const [w, e] of this.waits) {
