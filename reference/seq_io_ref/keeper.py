@@ -38,7 +38,7 @@ from typing import Any
 
 from seq_io_ref import schedule as sch
 from seq_io_ref.envelope import envelope
-from seq_io_ref.frame_size import NotJson, size
+from seq_io_ref.frame_size import checked_size, size
 from seq_io_ref.schedule import MAX_STEP, Schedule
 from seq_io_ref.spec_data import load_spec
 from seq_io_ref.validation import checking_contract
@@ -175,10 +175,10 @@ class Events:
 
 
 class _Waiting:
-    __slots__ = ("deadline", "inputs", "missing", "t")
+    __slots__ = ("deadline", "inputs", "missing", "size", "t")
 
-    def __init__(self, t: int, inputs: Any, deadline: float, missing: set[int]) -> None:
-        self.t, self.inputs, self.deadline, self.missing = t, inputs, deadline, missing
+    def __init__(self, t: int, inputs: Any, size: int | None, deadline: float, missing: set[int]) -> None:
+        self.t, self.inputs, self.size, self.deadline, self.missing = t, inputs, size, deadline, missing
 
 
 class _Episode:
@@ -365,12 +365,14 @@ class Keeper:
         episode = self._episode(episode_id, now)
         top, line, held, marks = episode.through, episode.line, episode.held, episode.marks
         new_held: dict[int, Any] = {}
+        sizes: dict[int, int] = {}
         new_marks: set[int] = set()
-        for number, inputs in frames:  # the hot loop: `accounted` written out
+        for number, inputs, frame_size in frames:  # the hot loop: `accounted` written out
             if number <= top or number in held or number in marks or number in new_held or number in new_marks:
                 continue  # STR-FIRST-WINS
             if number >= line:
                 new_held[number] = inputs
+                sizes[number] = frame_size
             else:
                 new_marks.add(number)  # STR-POST-LINE: above `through`, since not accounted
         for number in skipped:
@@ -378,10 +380,6 @@ class Keeper:
                     or number in new_marks):
                 new_marks.add(number)
         if new_held or new_marks:
-            try:
-                sizes = {number: size(inputs) for number, inputs in new_held.items()}
-            except NotJson:  # a value a wire parser cannot produce; the validator names it
-                raise _refused("ObserveRequest", body) from None
             added = sum(sizes.values())
             self._check_limits(episode, new_held, new_marks, added)
             episode.hold_all(new_held, sizes, added)
@@ -396,7 +394,7 @@ class Keeper:
             waiting.missing -= newly
             if not waiting.missing:
                 del self._waiting[episode_id]
-                handed = self._hand_over(episode, waiting.t, waiting.inputs)
+                handed = self._hand_over(episode, waiting.t, waiting.inputs, waiting.size)
                 self._events.answers.append(Answer(episode_id, handed=handed))
         return through
 
@@ -427,7 +425,7 @@ class Keeper:
     def act(self, body: object, now: float) -> Acted:
         """One ActRequest at `now` → handed over at once, or waiting; StreamError when refused (STR-ACT-CHECKS)."""
         self.tick(now)
-        t, episode_id, inputs = _act_request(body)
+        t, episode_id, inputs, own_size = _act_request(body)
         if t is None:
             if self.schedule is None:
                 return Acted(False, inputs)  # STR-ACT-UNDECLARED: not on the stream
@@ -447,8 +445,8 @@ class Keeper:
         self._touch(episode_id, episode, now)
         missing = {number for number in need if not episode.accounted(number)}
         if not missing:
-            return Acted(False, self._hand_over(episode, t, inputs))
-        episode.waiting = _Waiting(t, inputs, now + self.wait_s, missing)
+            return Acted(False, self._hand_over(episode, t, inputs, own_size))
+        episode.waiting = _Waiting(t, inputs, own_size, now + self.wait_s, missing)
         self._waiting[episode_id] = None
         return Acted(True)
 
@@ -470,7 +468,7 @@ class Keeper:
                                           f"more than an episode may hold (MAX_STREAM_FRAMES = {limit})",
                           limit=FRAMES)
 
-    def _hand_over(self, episode: _Episode, t: int, own: Any) -> Any:
+    def _hand_over(self, episode: _Episode, t: int, own: Any, own_size: int | None) -> Any:
         """STR-ACT-HANDOVER, then the act is the previous act, retention, and the act's own frame (STR-ACT-OWN)."""
         schedule = self.schedule
         if schedule is None:
@@ -486,17 +484,17 @@ class Keeper:
         episode.line = line
         self._bytes -= episode.release_below(line)
         if not episode.accounted(t):
-            self._own_frame(episode, t, own)
+            self._own_frame(episode, t, own, own_size)
         return handed
 
-    def _own_frame(self, episode: _Episode, t: int, own: Any) -> None:
+    def _own_frame(self, episode: _Episode, t: int, own: Any, own_size: int | None) -> None:
         """STR-ACT-OWN for an act's number t not yet accounted: the first of (hold the frame, account t alone,
         nothing) that takes no quantity above its limit (STR-LIMIT-CHECK)."""
         joins = t == episode.through + 1  # then `through` moves over t and the accounted run above it
         remembered = episode.remembered() - (episode.marks_in_run_above(t) if joins else 0)
         limits = self.limits
         if t >= episode.line:
-            frame_size = size(own)
+            frame_size = size(own) if own_size is None else own_size
             if (remembered + 1 <= limits.frames and episode.bytes + frame_size <= limits.bytes
                     and self._bytes + frame_size <= limits.worker_bytes):
                 episode.hold(t, own, frame_size)
@@ -520,6 +518,13 @@ def _whole(value: object) -> int | None:
     if type(value) is float and value.is_integer():
         return int(value)
     return None
+
+
+def _validated_whole(value: object) -> int:
+    """A number the schema has already checked to be an integer by value."""
+    number = _whole(value)
+    assert number is not None, f"{value!r} passed the schema as an integer"
+    return number
 
 
 def _refused(type_name: str, body: object) -> StreamError:
@@ -554,22 +559,28 @@ def _quick_observe(body: Any) -> bool:
     if type(frames) is not list or type(skipped) is not list:
         return False
     for frame in frames:
-        if not (type(frame) is dict and len(frame) == 2 and "inputs" in frame and _is_step(frame.get("seq"))
-                and plainly_json(frame["inputs"], _FRAME_INPUTS_DEPTH)):
+        if not (type(frame) is dict and len(frame) == 2 and "inputs" in frame and _is_step(frame.get("seq"))):
             return False
     return all(type(number) is int and -MAX_STEP <= number <= MAX_STEP for number in skipped)
 
 
-def _observe_request(body: object) -> tuple[str, list[tuple[int, Any]], list[int]]:
-    """STR-POST-BODY: (episode id, [(seq, inputs)], skipped), numbers as integers (2.0 is 2)."""
+def _observe_request(body: object) -> tuple[str, list[tuple[int, Any, int]], list[int]]:
+    """STR-POST-BODY: (episode id, [(seq, inputs, size)], skipped), numbers as integers (2.0 is 2)."""
     if _quick_observe(body):  # numbers already ints
         assert isinstance(body, dict)
-        frames = [(frame["seq"], frame["inputs"]) for frame in body.get("frames", ())]
-        return body["episode_id"], frames, body.get("skipped", [])
+        frames: list[tuple[int, Any, int]] = []
+        for frame in body.get("frames", ()):
+            frame_size = checked_size(frame["inputs"], _FRAME_INPUTS_DEPTH)
+            if frame_size is None:
+                break  # a wire rule may be broken: the validator decides
+            frames.append((frame["seq"], frame["inputs"], frame_size))
+        else:
+            return body["episode_id"], frames, body.get("skipped", [])
     request = _validated("ObserveRequest", body, lambda _: False)
-    frames = [(_whole(frame["seq"]), frame["inputs"]) for frame in request.get("frames", [])]
-    skipped = [_whole(number) for number in request.get("skipped", [])]
-    return request["episode_id"], frames, skipped  # type: ignore[return-value]  # validated: integers
+    frames = [(_validated_whole(frame["seq"]), frame["inputs"], size(frame["inputs"]))
+              for frame in request.get("frames", [])]
+    skipped = [_validated_whole(number) for number in request.get("skipped", [])]
+    return request["episode_id"], frames, skipped
 
 
 def _quick_act(body: Any) -> bool:
@@ -581,12 +592,13 @@ def _quick_act(body: Any) -> bool:
             and (seed is None or (type(seed) is int and -MAX_STEP <= seed <= MAX_STEP))
             and (episode_id is None or (type(episode_id) is str and episode_id.isascii()))
             and all(body.get(name) is None or type(body[name]) is dict for name in ("params", "plan"))
-            and (body.get("embodiment") is None or type(body["embodiment"]) is str)
-            and plainly_json(body))
+            and (body.get("embodiment") is None or (type(body["embodiment"]) is str and body["embodiment"].isascii()))
+            and all(body.get(name) is None or plainly_json(body[name], 1) for name in ("params", "plan")))
 
 
-def _act_request(body: object) -> tuple[int | None, str | None, Any]:
-    """STR-ACT-BODY: (seq or None, episode id or None, inputs)."""
-    request = _validated("ActRequest", body, _quick_act)
+def _act_request(body: object) -> tuple[int | None, str | None, Any, int | None]:
+    """STR-ACT-BODY: (seq or None, episode id or None, inputs, the size of the inputs or None: not counted yet)."""
+    own_size = checked_size(body["inputs"], 1) if _quick_act(body) else None  # type: ignore[index]
+    request = _validated("ActRequest", body, lambda _: own_size is not None)
     seq = request.get("seq")
-    return (None if seq is None else _whole(seq)), request.get("episode_id"), request["inputs"]
+    return (None if seq is None else _whole(seq)), request.get("episode_id"), request["inputs"], own_size
