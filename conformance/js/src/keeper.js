@@ -32,7 +32,7 @@ import { RunSet, MinHeap } from "./intervals.js";
 /**
  * The limits of a keeper (STR-SETUP).
  * @typedef {{MAX_STREAM_FRAMES: number, MAX_STREAM_BYTES: number, MAX_WORKER_STREAM_BYTES: number,
- *   MAX_EPISODES: number, STREAM_WAIT_S: number}} StreamLimits
+ *   MAX_EPISODES?: number, STREAM_WAIT_S: number}} StreamLimits
  */
 /**
  * Something that happened besides the answer: an act failed or handed over later (named by its ticket), an episode
@@ -229,7 +229,8 @@ export class Keeper {
    * declaration or rate.
    * @param {{declaration: any, rate?: any, episodeIdle?: number | null, limits: StreamLimits}} options
    */
-  constructor({ declaration, rate, episodeIdle = null, limits }) {
+  constructor({ declaration, rate, episodeIdle = null, limits: given }) {
+    const limits = { MAX_EPISODES, ...given }; // MAX_EPISODES may be left out: this keeper's own (STR-LIMIT-EPISODES)
     for (const name of ["MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES", "MAX_EPISODES"]) {
       const most = name === "MAX_STREAM_FRAMES" ? FRAMES_CEILING : Number.MAX_SAFE_INTEGER;
       if (!Number.isSafeInteger(limits[name]) || limits[name] < 1 || limits[name] > most) {
@@ -243,7 +244,7 @@ export class Keeper {
     }
     this.s = of(declaration, rate);
     this.idle = episodeIdle;
-    this.limits = { ...limits };
+    this.limits = limits;
     this.episodes = new Map(); // id -> Episode, in order of last activity (so of idle end)
     this.ended = new Map(); // id -> the reading past which it is forgotten, in order of ending
     this.waits = new Map(); // waiting act -> its Episode, in order of arrival (so of deadline)

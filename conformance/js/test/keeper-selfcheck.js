@@ -160,6 +160,8 @@ const LIMITS = { MAX_STREAM_FRAMES: 1024, MAX_STREAM_BYTES: 67108864, MAX_WORKER
     }
   };
   check("STR-SETUP limits in range", made({ MAX_STREAM_FRAMES: 1000000 }) && made({ MAX_EPISODES: 1 }));
+  const { MAX_EPISODES: _, ...sizes } = LIMITS;
+  check("STR-SETUP MAX_EPISODES left out is 1,024", new Keeper({ declaration: null, limits: sizes }).limits.MAX_EPISODES === 1024);
   check("STR-SETUP limits out of range", !made({ MAX_STREAM_FRAMES: 1000001 }) && !made({ MAX_EPISODES: 0 }) &&
     !made({ MAX_STREAM_BYTES: 1.5 }));
 }
