@@ -68,9 +68,9 @@ def test_deep_nesting_is_refused_with_file_and_line_by_lint_and_run(tmp_path: Pa
     assert any(refusal.split(": $: ")[1] in problem["message"] for problem in document["problems"])
 
 
-@pytest.mark.parametrize("text", ["a: " + "{b: " * 120 + "1" + "}" * 120,
-                                  "\n".join(" " * i + "k:" for i in range(150)) + " 1",
-                                  "a: " + "[" * 101 + "]" * 101])
+@pytest.mark.parametrize("text", ["a: " + "{b: " * (MAX_DEPTH + 20) + "1" + "}" * (MAX_DEPTH + 20),
+                                  "\n".join(" " * i + "k:" for i in range(MAX_DEPTH + 50)) + " 1",
+                                  "a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)])
 def test_every_way_of_nesting_counts(text: str) -> None:
     with pytest.raises(YamlError, match=f"nested deeper than {MAX_DEPTH} levels"):
         load_text(text)

@@ -64,13 +64,49 @@ def test_the_format_and_its_header_are_the_prose_ones() -> None:
 def test_a_keeper_refuses_a_clock_that_goes_back_and_an_impossible_idle_timeout() -> None:
     keeper = Keeper(None)
     keeper.tick(5.0)
-    with pytest.raises(ValueError, match="went back"):
-        keeper.post({"episode_id": "e"}, 4.0)
+    for reading in (4.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="went back"):
+            keeper.post({"episode_id": "e"}, reading)
     for idle in (9, 86401, 10.0, True):
         with pytest.raises(ValueError, match="episode_idle"):
             Keeper(None, episode_idle=idle)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="positive"):
-        Keeper(None, limits=Limits(0, 1, 1))
+
+
+@pytest.mark.parametrize("limits, name", [(Limits(0, 1, 1), "MAX_STREAM_FRAMES"),
+                                          (Limits(1_000_001, 1, 1), "MAX_STREAM_FRAMES"),
+                                          (Limits(1, 0, 1), "MAX_STREAM_BYTES"),
+                                          (Limits(1, 1, 2**53), "MAX_WORKER_STREAM_BYTES"),
+                                          (Limits(1, 1, 1, 0), "MAX_EPISODES"),
+                                          (Limits(1, 1, 1, True), "MAX_EPISODES")])
+def test_a_keeper_takes_only_limits_in_their_range(limits: Limits, name: str) -> None:
+    """STR-SETUP: MAX_STREAM_FRAMES from 1 to 1,000,000 (SCH-RESULT-BOUND's floor), the others from 1 to 2^53 - 1."""
+    with pytest.raises(ValueError, match=name):
+        Keeper(None, limits=limits)
+    Keeper(None, limits=Limits(1_000_000, 2**53 - 1, 2**53 - 1, 2**53 - 1))
+    assert Limits.of_contract().episodes == kp.MAX_EPISODES >= 1024
+
+
+def test_acts_and_empty_posts_alone_stay_within_the_limits() -> None:
+    """spec/stream.md § 6: no quantity is ever above its limit. Acts at every other step and no post (STR-ACT-OWN
+    case 3) remember at most MAX_STREAM_FRAMES numbers; acts over a far-reaching window hold at most that many
+    frames; empty posts under new ids start at most MAX_EPISODES episodes (STR-LIMIT-EPISODES)."""
+    keeper = Keeper(None, limits=Limits(8, 10**6, 10**6, 4))
+    for t in range(0, 2000, 2):
+        assert keeper.act({"episode_id": "e", "seq": t, "inputs": t}, 0.0).handed == t
+    assert keeper._episodes["e"].remembered() == 8
+    refused = 0
+    for n in range(100):
+        try:
+            keeper.post({"episode_id": f"x{n}"}, 0.0)
+        except StreamError as error:
+            assert error.rule == kp.TOO_MANY_EPISODES and error.status == 503
+            refused += 1
+    assert refused == 97 and len(keeper._episodes) == 4
+    window = Keeper.of({"streams": {"cam": {"at": [-1_000_000, 0]}}}, limits=Limits(8, 100, 1000))
+    for t in range(500):
+        window.act({"episode_id": "e", "seq": t, "inputs": {"cam": t}}, 0.0)
+    episode = window._episodes["e"]
+    assert len(episode.held) == 8 and episode.bytes <= 100 and episode.through == 499
 
 
 def test_a_refusal_is_an_exception_with_its_id_never_a_crash() -> None:

@@ -66,7 +66,7 @@ def act(draw: st.DrawFn) -> dict[str, Any]:
 
 
 ADVANCE = st.builds(lambda s: {"advance": s}, st.sampled_from([0, 0.5, 1, 3, 9.5, 10, 10.5, 11, 25]))
-OPERATION = st.one_of(post(), post(), act(), ADVANCE)
+OPERATION = st.one_of(post(), post(), act(), act(), ADVANCE)
 
 
 @st.composite
@@ -76,7 +76,8 @@ def scenario(draw: st.DrawFn) -> dict[str, Any]:
                            "operations": draw(st.lists(OPERATION, min_size=1, max_size=40))}
     limits = draw(st.fixed_dictionaries({}, optional={"MAX_STREAM_FRAMES": st.integers(1, 8),
                                                       "MAX_STREAM_BYTES": st.integers(1, 60),
-                                                      "MAX_WORKER_STREAM_BYTES": st.integers(1, 100)}))
+                                                      "MAX_WORKER_STREAM_BYTES": st.integers(1, 100),
+                                                      "MAX_EPISODES": st.integers(1, 3)}))
     if limits:
         out["limits"] = limits
     return out

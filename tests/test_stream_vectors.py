@@ -6,7 +6,7 @@ The expectations were derived by hand from spec/stream.md (hand-written files) o
 file); the reference keeper shares no code with the model, so a case passing both is checked twice over. The model
 plays declarations in unit "steps" only and needs a keeper to exist: the few scenarios it cannot play (a rate in
 seconds, a declaration `of` refuses) are named by `model_plays`, and `test_the_model_plays_nearly_all` keeps that
-exception small.
+exception small. A malformed scenario (STR-SCENARIO) is one the model decides too: it refuses it as a whole.
 """
 
 from __future__ import annotations
@@ -20,17 +20,21 @@ from seq_io_tools.reference_cases import judge
 from seq_io_tools.runner.kinds import TABLE, expected_outcome, operation_name
 from seq_io_tools.runner.suite import SuiteCase, suite_cases
 from seq_io_tools.runner.verdict import differences
-from seq_io_tools.stream_model import play
+from seq_io_tools.stream_model import Malformed, play
 
 FILES, PROBLEMS = vectors.load_suite()
 CASES = [case for case in suite_cases(FILES) if case.kind == "stream"]
+
+
+def malformed(case: SuiteCase) -> bool:
+    return bool(case.case.data.get("expect", {}).get("error") == Malformed.rule)
 
 
 def model_plays(case: SuiteCase) -> bool:
     data: dict[str, Any] = case.case.data
     declaration = data["declaration"]
     in_steps = declaration is None or (isinstance(declaration, dict) and declaration.get("unit") != "seconds")
-    return in_steps and "expect" not in data
+    return malformed(case) or (in_steps and "expect" not in data)
 
 
 def test_the_stream_files_load_and_are_many() -> None:
@@ -53,6 +57,10 @@ def test_reference_keeper_passes(case: SuiteCase) -> None:
                          ids=[c.id for c in CASES if model_plays(c)])
 def test_brute_force_model_agrees(case: SuiteCase) -> None:
     operations = case.case.data["operations"]
+    if malformed(case):
+        with pytest.raises(Malformed):
+            play(TABLE["stream"].input(case))
+        return
     outcomes = play(TABLE["stream"].input(case))
     assert len(outcomes) == len(operations)
     for index, operation in enumerate(operations):

@@ -151,3 +151,30 @@ def test_the_reference_refuses_an_unescaped_lone_surrogate_sent_through_the_prot
     assert [a["result"]["valid"] for a in answers] == [False] * len(UNESCAPED_LONE_SURROGATES)
     assert all({"path": "$", "rule": "wire.json-syntax"} in [{k: e[k] for k in ("path", "rule")}
                                                            for e in a["result"]["errors"]] for a in answers)
+
+
+LONE_SURROGATE_SCENARIO = {
+    "declaration": None,
+    "operations": [{"observe": {"episode_id": "e", "frames": [{"seq": 0, "inputs": "\ud800"}]}},
+                   {"observe": {"episode_id": "e", "frames": [{"seq": 0, "inputs": {"a\udc00": 1}}]}},
+                   {"act": {"episode_id": "e", "seq": 0, "inputs": ["ok", "x\ud83d"]}},
+                   {"observe": {"episode_id": "e"}}]}
+"""Stream bodies holding lone surrogates as parsed values (spec/stream.md STR-POST-BODY: a wire rule a value can
+still break). No YAML vector can hold one (YAML refuses the escape), so this test sends them; the JavaScript
+implementation gets the same scenario in conformance/js/test/run-vectors.js."""
+LONE_SURROGATE_OUTCOMES = [{"error": "stream.invalid-body", "status": 400},
+                           {"error": "stream.invalid-body", "status": 400},
+                           {"error": "stream.invalid-body", "status": 400, "at": 2},
+                           {"through": -1}]
+
+
+def test_the_reference_keeper_refuses_lone_surrogates_in_bodies_sent_through_the_protocol() -> None:
+    case = {"type": "case", "id": "raw-stream-0001", "kind": "stream", "input": LONE_SURROGATE_SCENARIO}
+    done = subprocess.run([sys.executable, "-m", "seq_io_tools.reference_testee"],
+                          input=b"".join(map(protocol.encode, [protocol.runner_hello(load_spec().contract_version),
+                                                               case])),
+                          capture_output=True, timeout=60, check=False, cwd=REPO_ROOT)
+    answers = [protocol.decode(line) for line in done.stdout.splitlines()][1:]
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert answers[0]["result"]["outcomes"] == LONE_SURROGATE_OUTCOMES
+

@@ -11,13 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 class Code(Enum):
     """
-    The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict, 410 gone, 413 payload_too_large.
+    The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict, 410 gone, 413 payload_too_large, 503 unavailable.
     """
 
     invalid_request = "invalid_request"
     conflict = "conflict"
     gone = "gone"
     payload_too_large = "payload_too_large"
+    unavailable = "unavailable"
 
 
 class Reason(Enum):
@@ -35,6 +36,7 @@ class Reason(Enum):
     episode_ended = "episode_ended"
     frames_over_limit = "frames_over_limit"
     act_over_limit = "act_over_limit"
+    too_many_episodes = "too_many_episodes"
 
 
 class Issue(BaseModel):
@@ -92,7 +94,7 @@ class Error(BaseModel):
     )
     code: Code
     """
-    The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict, 410 gone, 413 payload_too_large.
+    The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict, 410 gone, 413 payload_too_large, 503 unavailable.
     """
     message: Annotated[str, Field(min_length=1)]
     """

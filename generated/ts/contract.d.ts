@@ -524,7 +524,7 @@ export interface StreamError {
 export interface Error {
     /**
      * The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict,
-     * 410 gone, 413 payload_too_large.
+     * 410 gone, 413 payload_too_large, 503 unavailable.
      */
     code:    Code;
     details: Details;
@@ -536,9 +536,9 @@ export interface Error {
 
 /**
  * The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict,
- * 410 gone, 413 payload_too_large.
+ * 410 gone, 413 payload_too_large, 503 unavailable.
  */
-export type Code = "invalid_request" | "conflict" | "gone" | "payload_too_large";
+export type Code = "invalid_request" | "conflict" | "gone" | "payload_too_large" | "unavailable";
 
 export interface Details {
     /**
@@ -578,7 +578,7 @@ export type Limit = "MAX_STREAM_FRAMES" | "MAX_STREAM_BYTES" | "MAX_WORKER_STREA
 /**
  * Which refusal of spec/stream.md this is.
  */
-export type Reason = "invalid_body" | "invalid_skipped" | "seq_required" | "episode_required" | "act_not_after_previous" | "act_waiting" | "frames_missing" | "episode_ended" | "frames_over_limit" | "act_over_limit";
+export type Reason = "invalid_body" | "invalid_skipped" | "seq_required" | "episode_required" | "act_not_after_previous" | "act_waiting" | "frames_missing" | "episode_ended" | "frames_over_limit" | "act_over_limit" | "too_many_episodes";
 
 /**
  * Timeouts of a deployment, in seconds.

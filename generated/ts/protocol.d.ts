@@ -135,7 +135,11 @@ export interface ReadsPast {
 
 /**
  * `result` of an answer to a stream case: one outcome per operation, in the operations'
- * order (conformance/protocol.md, kind stream). Members not named here are ignored.
+ * order (conformance/protocol.md, kind stream). An outcome carries exactly the members of
+ * its form, and the runner compares it as a whole (an extra member, such as a refusal's
+ * `issues`, is a difference); members of `result` other than `outcomes` are ignored. A
+ * malformed scenario (spec/stream.md STR-SCENARIO) is not a result: it is an error answer,
+ * stream.invalid-scenario.
  */
 export interface StreamResult {
     outcomes: Outcome[];
@@ -149,15 +153,19 @@ export interface StreamResult {
  * which it was.
  *
  * A refusal or a failure: the error id and its status, with missing, limit and last_act
- * when the error carries them; an act's also carries at.
+ * when the error carries them; an act's also carries at. Never code, message or issues
+ * (spec/stream.md § 10: the vectors do not compare them).
  *
  * An act still waiting when the scenario ends.
  *
  * An advance: the episodes it ended, sorted by code point.
  */
 export interface Outcome {
-    through?:  number;
-    at?:       number;
+    through?: number;
+    at?:      number;
+    /**
+     * The value the policy is handed (any JSON value).
+     */
     handed?:   unknown;
     error?:    string;
     last_act?: number;
@@ -166,7 +174,6 @@ export interface Outcome {
     status?:   number;
     waiting?:  boolean;
     ended?:    string[];
-    [property: string]: unknown;
 }
 
 export type Limit = "MAX_STREAM_FRAMES" | "MAX_STREAM_BYTES" | "MAX_WORKER_STREAM_BYTES";

@@ -17,9 +17,12 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from decimal import Decimal
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
+
+from seq_io_ref.wire import plainly_json, wire_limits
 
 
 def _not_json(value: object) -> object:
@@ -36,6 +39,13 @@ _SUSPECT = re.compile(r"[0-9]\.0(?![0-9])|[0-9][eE][+-]")
 """Where Python spells a float otherwise than the canonical text: a whole float (`7.0`) or a signed exponent
 (`1e+16`, `1e-05`). Searched for outside strings only."""
 _TOKEN_CHARS = frozenset("0123456789.-+eE")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point in a Python str is always a lone one (a pair is one code point)."""
+_DOUBLE_DIGITS = len(str(int(sys.float_info.max)))
+"""309: an integer of fewer digits is below the largest double, so finite (spec/validation.md)."""
+_LONG_DIGITS = re.compile(f"[0-9]{{{_DOUBLE_DIGITS}}}")
+"""A run of that many digits: an integer that may lie beyond the double range (or digits inside a string, which
+then costs a walk of the value, nothing more)."""
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 
@@ -131,9 +141,36 @@ def _utf8_length(text: str) -> int:
 def size(value: Any) -> int:
     """The number of UTF-8 bytes of the canonical JSON text of `value` (spec/stream.md STR-SIZE)."""
     try:
-        text = "".join(_CHUNKS(value, 0)) if _CHUNKS is not None else _ENCODE(value)
+        text = _encoded(value)
     except (ValueError, TypeError, RecursionError):
         return _utf8_length(canonical_text(value))  # NotJson for what JSON cannot carry; deep values are walked
+    return _size_of_encoded(text)
+
+
+def checked_size(value: Any, depth: int) -> int | None:
+    """The size of `value` when it surely keeps the wire rules a parsed value can break (spec/stream.md
+    STR-POST-BODY), `value` being enclosed by `depth` containers of its body: no lone surrogate, finite numbers (no
+    integer beyond the double range), within MAX_JSON_DEPTH; None when that is not sure, and the validator of record
+    decides. The hot path of a post: the checks read the text the size is counted on (C-level searches), and only a
+    value with more containers than the depth left, or a run of 309 digits, is walked (`plainly_json`)."""
+    try:
+        text = _encoded(value)
+    except (ValueError, TypeError, RecursionError):  # a non-finite float, an integer too long to write, not JSON
+        return None
+    if not text.isascii() and _SURROGATE.search(text):
+        return None
+    too_deep = text.count("[") + text.count("{") + depth > wire_limits().depth
+    if (too_deep or (len(text) >= _DOUBLE_DIGITS and _LONG_DIGITS.search(text))) and not plainly_json(value, depth):
+        return None
+    return _size_of_encoded(text)
+
+
+def _encoded(value: Any) -> str:
+    return "".join(_CHUNKS(value, 0)) if _CHUNKS is not None else _ENCODE(value)
+
+
+def _size_of_encoded(text: str) -> int:
+    """The canonical size of a value from the text Python's C encoder wrote for it."""
     length = _utf8_length(text)
     if _SUSPECT.search(text) is None:  # the common case: no float Python spells otherwise, even inside strings
         return length

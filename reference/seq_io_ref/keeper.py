@@ -9,23 +9,28 @@ WHY it is shaped this way:
   a call decides for acts that wait is reported as events (`take_events`), so a worker, a test and a conformance
   testee drive it alike, with a real or a virtual clock.
 - Bounded: an episode remembers its held frames plus the accounted numbers above `through` that it does not hold
-  (everything at or below `through` is implied by `through` itself), at most MAX_STREAM_FRAMES of them, and an act
-  never lists more steps than that (STR-ACT-BOUND). Per frame the work is a few dict operations and one heap push
-  (O(log n)); `through` moves over each number once; retention pops the heap of held numbers; idle episodes and
-  waiting acts leave from the front of insertion-ordered dicts, because `seen` and deadlines only grow.
+  (everything at or below `through` is implied by `through` itself), at most MAX_STREAM_FRAMES of them, an act
+  never lists more steps than that (STR-ACT-BOUND), and a keeper holds at most MAX_EPISODES episodes. No kind is
+  kept per number: an act is handed exactly the picked frames the episode holds (STR-ACT-SKIPPED). An act's own
+  frame goes through the same limits as a posted one (STR-ACT-OWN), so no quantity ever exceeds its limit. Per
+  frame the work is a few dict operations and one heap push (O(log n)); `through` moves over each number once;
+  retention pops the heap of held numbers; idle episodes and waiting acts leave from the front of
+  insertion-ordered dicts, because `seen` and deadlines only grow.
 - The schedule is not re-derived: `needed`, `picks`, `keeps_from` (seq_io_ref.schedule) and `envelope`
   (seq_io_ref.envelope) are called as spec/schedule.md defines them.
 - A post is staged, checked against the limits, then committed, so that a refusal changes nothing
   (STR-POST-ATOMIC).
-- A body is first checked by a short structural test that accepts only what the schema accepts; whatever it is
-  unsure of goes to the validator of record (spec/validation.md), which names the refusal. Bodies are JSON values
-  as a wire parser builds them (dict, list, str, int, float, bool, None); the keeper shares, never copies, the
-  frames' values, so callers treat what they pass and receive as immutable.
+- A body is first checked by a short structural test that accepts only what the schema and the wire rules a value
+  can break accept (lone surrogates, non-finite numbers, depth from the body's root: STR-POST-BODY, STR-DEPTH);
+  whatever it is unsure of goes to the validator of record (spec/validation.md), which names the refusal. Bodies
+  are JSON values as a wire parser builds them (dict, list, str, int, float, bool, None); the keeper shares, never
+  copies, the frames' values, so callers treat what they pass and receive as immutable.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,10 +38,11 @@ from typing import Any
 
 from seq_io_ref import schedule as sch
 from seq_io_ref.envelope import envelope
-from seq_io_ref.frame_size import NotJson, size
+from seq_io_ref.frame_size import checked_size, size
 from seq_io_ref.schedule import MAX_STEP, Schedule
 from seq_io_ref.spec_data import load_spec
 from seq_io_ref.validation import checking_contract
+from seq_io_ref.wire import plainly_json
 
 INVALID_BODY = "stream.invalid-body"
 INVALID_SKIPPED = "stream.invalid-skipped"
@@ -48,6 +54,7 @@ FRAMES_MISSING = "stream.frames-missing"
 EPISODE_ENDED = "stream.episode-ended"
 FRAMES_OVER_LIMIT = "stream.frames-over-limit"
 ACT_OVER_LIMIT = "stream.act-over-limit"
+TOO_MANY_EPISODES = "stream.too-many-episodes"
 
 ERRORS: dict[str, tuple[int, str]] = {
     INVALID_BODY: (400, "invalid_request"),
@@ -60,6 +67,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     EPISODE_ENDED: (410, "gone"),
     FRAMES_OVER_LIMIT: (413, "payload_too_large"),
     ACT_OVER_LIMIT: (413, "payload_too_large"),
+    TOO_MANY_EPISODES: (503, "unavailable"),
 }
 """Error id → (HTTP status, `error.code` of the StreamError body): the table of spec/stream.md § 10."""
 
@@ -67,8 +75,17 @@ FORMATS_HEADER = "Seq-Accept-Formats"
 """The response header naming the stream formats a worker accepts (STR-HTTP); its value lists observe_format."""
 
 FRAMES, BYTES, WORKER_BYTES = "MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES"
+EPISODES = "MAX_EPISODES"
+
+MAX_EPISODES = 1024
+"""This keeper's MAX_EPISODES (spec/stream.md STR-LIMIT-EPISODES: an implementation limit of at least 1,024)."""
+FRAMES_CEILING = 1_000_000
+"""The largest MAX_STREAM_FRAMES a keeper takes (STR-SETUP): the least result bound of a schedule implementation
+(spec/schedule.md SCH-RESULT-BOUND), so that STR-ACT-BOUND refuses an act before `picks` could."""
 
 _OBSERVE_MEMBERS = frozenset({"episode_id", "frames", "skipped"})
+_FRAME_INPUTS_DEPTH = 3
+"""A frame's inputs are enclosed by the ObserveRequest object, the frames array and the frame (STR-DEPTH)."""
 _ACT_MEMBERS = frozenset({"inputs", "seed", "episode_id", "params", "embodiment", "plan", "seq"})
 
 
@@ -99,16 +116,31 @@ class StreamError(Exception):
 
 @dataclass(frozen=True)
 class Limits:
-    """The three size limits of spec/stream.md § 6 (a keeper accepts any positive values: STR-SETUP)."""
+    """The limits of spec/stream.md § 6: the three size limits, and the keeper's own MAX_EPISODES."""
 
     frames: int
     bytes: int
     worker_bytes: int
+    episodes: int = MAX_EPISODES
 
     @staticmethod
     def of_contract() -> Limits:
         limits = load_spec().limits
         return Limits(int(limits[FRAMES]), int(limits[BYTES]), int(limits[WORKER_BYTES]))
+
+    def check(self) -> None:
+        """ValueError unless every limit is in the range a keeper takes (STR-SETUP)."""
+        for name, value, most in ((FRAMES, self.frames, FRAMES_CEILING), (BYTES, self.bytes, MAX_STEP),
+                                  (WORKER_BYTES, self.worker_bytes, MAX_STEP), (EPISODES, self.episodes, MAX_STEP)):
+            if type(value) is not int or not 1 <= value <= most:
+                raise ValueError(f"{name} must be an integer from 1 to {most:,}; got {value!r}")
+
+
+def check_episode_idle(episode_idle: object) -> None:
+    """ValueError unless `episode_idle` is a Timeouts.episode_idle: None or an integer 10..86400."""
+    if episode_idle is not None and not (type(episode_idle) is int and 10 <= episode_idle <= 86400):
+        raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got "
+                         f"{episode_idle!r}")
 
 
 def stream_wait_s() -> float:
@@ -143,10 +175,10 @@ class Events:
 
 
 class _Waiting:
-    __slots__ = ("deadline", "inputs", "missing", "t")
+    __slots__ = ("deadline", "inputs", "missing", "size", "t")
 
-    def __init__(self, t: int, inputs: Any, deadline: float, missing: set[int]) -> None:
-        self.t, self.inputs, self.deadline, self.missing = t, inputs, deadline, missing
+    def __init__(self, t: int, inputs: Any, size: int | None, deadline: float, missing: set[int]) -> None:
+        self.t, self.inputs, self.size, self.deadline, self.missing = t, inputs, size, deadline, missing
 
 
 class _Episode:
@@ -199,6 +231,16 @@ class _Episode:
         self.bytes -= freed
         return freed
 
+    def marks_in_run_above(self, number: int) -> int:
+        """How many accounted numbers not held lie in the run of accounted numbers right above `number`."""
+        count = 0
+        number += 1
+        held, marks = self.held, self.marks
+        while number in held or number in marks:
+            count += number in marks
+            number += 1
+        return count
+
     def move_through(self) -> None:
         number = self.through + 1
         held, marks = self.held, self.marks
@@ -213,12 +255,9 @@ class Keeper:
 
     def __init__(self, schedule: Schedule | None, *, limits: Limits | None = None,
                  episode_idle: int | None = None) -> None:
-        if episode_idle is not None and not (type(episode_idle) is int and 10 <= episode_idle <= 86400):
-            raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got "
-                             f"{episode_idle!r}")
+        check_episode_idle(episode_idle)
         self.limits = limits or Limits.of_contract()
-        if min(self.limits.frames, self.limits.bytes, self.limits.worker_bytes) < 1:
-            raise ValueError(f"the limits must be positive integers; got {self.limits}")
+        self.limits.check()
         self.schedule = schedule
         self.idle = episode_idle
         self.wait_s = stream_wait_s()
@@ -249,8 +288,9 @@ class Keeper:
 
     def tick(self, now: float) -> None:
         """The clock moved to `now` with no request: apply what it passed (STR-EXPIRY)."""
-        if now < self._clock:
-            raise ValueError(f"the clock went back from {self._clock} to {now}; readings must not decrease")
+        if not now >= self._clock or math.isinf(now):
+            raise ValueError(f"the clock went back from {self._clock} to {now}, or is not finite; readings are finite "
+                             "and must not decrease (STR-CLOCK)")
         self._clock = now
         while self._waiting:
             episode_id = next(iter(self._waiting))
@@ -292,10 +332,19 @@ class Keeper:
         self._events.ended.extend(sorted(ended))
 
     def _episode(self, episode_id: str, now: float) -> _Episode:
+        """The episode a request names, or a new one (STR-EPISODE); refused when it ended (STR-ENDED) or would be
+        one too many (STR-LIMIT-EPISODES)."""
         if episode_id in self._ended:
             raise StreamError(EPISODE_ENDED, f"the episode {episode_id!r} ended after {self.idle} s without a "
                                              "post or an act; start a new episode under a new id")
-        return self._episodes.get(episode_id) or _Episode(now)
+        episode = self._episodes.get(episode_id)
+        if episode is not None:
+            return episode
+        if len(self._episodes) >= self.limits.episodes:
+            raise StreamError(TOO_MANY_EPISODES, f"this worker holds {len(self._episodes)} episodes, its limit "
+                                                 f"(MAX_EPISODES = {self.limits.episodes}); a new one can start when "
+                                                 "another ends")
+        return _Episode(now)
 
     def _touch(self, episode_id: str, episode: _Episode, now: float) -> None:
         episode.seen = now
@@ -316,12 +365,14 @@ class Keeper:
         episode = self._episode(episode_id, now)
         top, line, held, marks = episode.through, episode.line, episode.held, episode.marks
         new_held: dict[int, Any] = {}
+        sizes: dict[int, int] = {}
         new_marks: set[int] = set()
-        for number, inputs in frames:  # the hot loop: `accounted` written out
+        for number, inputs, frame_size in frames:  # the hot loop: `accounted` written out
             if number <= top or number in held or number in marks or number in new_held or number in new_marks:
                 continue  # STR-FIRST-WINS
             if number >= line:
                 new_held[number] = inputs
+                sizes[number] = frame_size
             else:
                 new_marks.add(number)  # STR-POST-LINE: above `through`, since not accounted
         for number in skipped:
@@ -329,10 +380,6 @@ class Keeper:
                     or number in new_marks):
                 new_marks.add(number)
         if new_held or new_marks:
-            try:
-                sizes = {number: size(inputs) for number, inputs in new_held.items()}
-            except NotJson:  # a value a wire parser cannot produce; the validator names it
-                raise _refused("ObserveRequest", body) from None
             added = sum(sizes.values())
             self._check_limits(episode, new_held, new_marks, added)
             episode.hold_all(new_held, sizes, added)
@@ -347,7 +394,7 @@ class Keeper:
             waiting.missing -= newly
             if not waiting.missing:
                 del self._waiting[episode_id]
-                handed = self._hand_over(episode, waiting.t, waiting.inputs)
+                handed = self._hand_over(episode, waiting.t, waiting.inputs, waiting.size)
                 self._events.answers.append(Answer(episode_id, handed=handed))
         return through
 
@@ -378,7 +425,7 @@ class Keeper:
     def act(self, body: object, now: float) -> Acted:
         """One ActRequest at `now` → handed over at once, or waiting; StreamError when refused (STR-ACT-CHECKS)."""
         self.tick(now)
-        t, episode_id, inputs = _act_request(body)
+        t, episode_id, inputs, own_size = _act_request(body)
         if t is None:
             if self.schedule is None:
                 return Acted(False, inputs)  # STR-ACT-UNDECLARED: not on the stream
@@ -398,8 +445,8 @@ class Keeper:
         self._touch(episode_id, episode, now)
         missing = {number for number in need if not episode.accounted(number)}
         if not missing:
-            return Acted(False, self._hand_over(episode, t, inputs))
-        episode.waiting = _Waiting(t, inputs, now + self.wait_s, missing)
+            return Acted(False, self._hand_over(episode, t, inputs, own_size))
+        episode.waiting = _Waiting(t, inputs, own_size, now + self.wait_s, missing)
         self._waiting[episode_id] = None
         return Acted(True)
 
@@ -421,7 +468,7 @@ class Keeper:
                                           f"more than an episode may hold (MAX_STREAM_FRAMES = {limit})",
                           limit=FRAMES)
 
-    def _hand_over(self, episode: _Episode, t: int, own: Any) -> Any:
+    def _hand_over(self, episode: _Episode, t: int, own: Any, own_size: int | None) -> Any:
         """STR-ACT-HANDOVER, then the act is the previous act, retention, and the act's own frame (STR-ACT-OWN)."""
         schedule = self.schedule
         if schedule is None:
@@ -437,14 +484,26 @@ class Keeper:
         episode.line = line
         self._bytes -= episode.release_below(line)
         if not episode.accounted(t):
-            if t >= line:
-                frame_size = size(own)
+            self._own_frame(episode, t, own, own_size)
+        return handed
+
+    def _own_frame(self, episode: _Episode, t: int, own: Any, own_size: int | None) -> None:
+        """STR-ACT-OWN for an act's number t not yet accounted: the first of (hold the frame, account t alone,
+        nothing) that takes no quantity above its limit (STR-LIMIT-CHECK)."""
+        joins = t == episode.through + 1  # then `through` moves over t and the accounted run above it
+        remembered = episode.remembered() - (episode.marks_in_run_above(t) if joins else 0)
+        limits = self.limits
+        if t >= episode.line:
+            frame_size = size(own) if own_size is None else own_size
+            if (remembered + 1 <= limits.frames and episode.bytes + frame_size <= limits.bytes
+                    and self._bytes + frame_size <= limits.worker_bytes):
                 episode.hold(t, own, frame_size)
                 self._bytes += frame_size
-            else:
-                episode.marks.add(t)
-        episode.move_through()
-        return handed
+                episode.move_through()
+                return
+        if remembered + (0 if joins else 1) <= limits.frames:
+            episode.marks.add(t)
+            episode.move_through()
 
 
 def _numbers(numbers: list[int]) -> str:
@@ -459,6 +518,13 @@ def _whole(value: object) -> int | None:
     if type(value) is float and value.is_integer():
         return int(value)
     return None
+
+
+def _validated_whole(value: object) -> int:
+    """A number the schema has already checked to be an integer by value."""
+    number = _whole(value)
+    assert number is not None, f"{value!r} passed the schema as an integer"
+    return number
 
 
 def _refused(type_name: str, body: object) -> StreamError:
@@ -498,16 +564,23 @@ def _quick_observe(body: Any) -> bool:
     return all(type(number) is int and -MAX_STEP <= number <= MAX_STEP for number in skipped)
 
 
-def _observe_request(body: object) -> tuple[str, list[tuple[int, Any]], list[int]]:
-    """STR-POST-BODY: (episode id, [(seq, inputs)], skipped), numbers as integers (2.0 is 2)."""
+def _observe_request(body: object) -> tuple[str, list[tuple[int, Any, int]], list[int]]:
+    """STR-POST-BODY: (episode id, [(seq, inputs, size)], skipped), numbers as integers (2.0 is 2)."""
     if _quick_observe(body):  # numbers already ints
         assert isinstance(body, dict)
-        frames = [(frame["seq"], frame["inputs"]) for frame in body.get("frames", ())]
-        return body["episode_id"], frames, body.get("skipped", [])
+        frames: list[tuple[int, Any, int]] = []
+        for frame in body.get("frames", ()):
+            frame_size = checked_size(frame["inputs"], _FRAME_INPUTS_DEPTH)
+            if frame_size is None:
+                break  # a wire rule may be broken: the validator decides
+            frames.append((frame["seq"], frame["inputs"], frame_size))
+        else:
+            return body["episode_id"], frames, body.get("skipped", [])
     request = _validated("ObserveRequest", body, lambda _: False)
-    frames = [(_whole(frame["seq"]), frame["inputs"]) for frame in request.get("frames", [])]
-    skipped = [_whole(number) for number in request.get("skipped", [])]
-    return request["episode_id"], frames, skipped  # type: ignore[return-value]  # validated: integers
+    frames = [(_validated_whole(frame["seq"]), frame["inputs"], size(frame["inputs"]))
+              for frame in request.get("frames", [])]
+    skipped = [_validated_whole(number) for number in request.get("skipped", [])]
+    return request["episode_id"], frames, skipped
 
 
 def _quick_act(body: Any) -> bool:
@@ -519,11 +592,13 @@ def _quick_act(body: Any) -> bool:
             and (seed is None or (type(seed) is int and -MAX_STEP <= seed <= MAX_STEP))
             and (episode_id is None or (type(episode_id) is str and episode_id.isascii()))
             and all(body.get(name) is None or type(body[name]) is dict for name in ("params", "plan"))
-            and (body.get("embodiment") is None or type(body["embodiment"]) is str))
+            and (body.get("embodiment") is None or (type(body["embodiment"]) is str and body["embodiment"].isascii()))
+            and all(body.get(name) is None or plainly_json(body[name], 1) for name in ("params", "plan")))
 
 
-def _act_request(body: object) -> tuple[int | None, str | None, Any]:
-    """STR-ACT-BODY: (seq or None, episode id or None, inputs)."""
-    request = _validated("ActRequest", body, _quick_act)
+def _act_request(body: object) -> tuple[int | None, str | None, Any, int | None]:
+    """STR-ACT-BODY: (seq or None, episode id or None, inputs, the size of the inputs or None: not counted yet)."""
+    own_size = checked_size(body["inputs"], 1) if _quick_act(body) else None  # type: ignore[index]
+    request = _validated("ActRequest", body, lambda _: own_size is not None)
     seq = request.get("seq")
-    return (None if seq is None else _whole(seq)), request.get("episode_id"), request["inputs"]
+    return (None if seq is None else _whole(seq)), request.get("episode_id"), request["inputs"], own_size

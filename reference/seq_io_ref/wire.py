@@ -463,7 +463,7 @@ def check_value(value: Any) -> list[Issue]:
     value within the limits. Iterative; a container met again elsewhere (shared, not nested in itself) is measured
     once, and the walk stops as soon as the value is known to be too large, so a value that shares one list a
     billion times over is refused in a few steps."""
-    if _plainly_json(value):
+    if plainly_json(value, max_nodes=_PLAIN_NODES):
         return []
     walk = _ValueWalk()
     try:
@@ -474,16 +474,20 @@ def check_value(value: Any) -> list[Issue]:
 
 
 _PLAIN_NODES = 4096
-"""`_plainly_json` looks at no more nodes than this; a larger value gets the full walk."""
+"""`check_value` first tries `plainly_json` on at most this many nodes; a larger value gets the full walk."""
 
 
-def _plainly_json(value: Any) -> bool:
-    """True for a small value made only of dict, list, str, bool, None, finite floats and ints below 2^53 within
-    the depth limit: the common case, answered in one tight loop. False means "walk it in full" (which then finds
-    the issues, if any): anything else, or more than _PLAIN_NODES nodes (a value that contains itself included)."""
-    work: list[tuple[Any, int]] = [(value, 0)]
+def plainly_json(value: Any, depth: int = 0, max_nodes: int | None = None) -> bool:
+    """True for a value made only of dict, list, str, bool, None, finite floats and ints below 2^53 within the depth
+    limit, `value` itself being enclosed by `depth` containers of its document: the common case, answered in one
+    tight loop. False means "walk it in full" (which then finds the issues, if any): anything else, or more than
+    `max_nodes` nodes (a value that contains itself included) when a cap is given. Without a cap the walk still
+    ends (no path through the value is longer than the depth limit) after visiting the value as a tree: once per
+    node for a value a parser built, more often for one that shares a container in several places."""
+    work: list[tuple[Any, int]] = [(value, depth)]
     nodes = characters = 0
     max_depth = wire_limits().depth
+    cap = max_nodes if max_nodes is not None else math.inf
     while work:
         item, depth = work.pop()
         nodes += 1
@@ -493,7 +497,7 @@ def _plainly_json(value: Any) -> bool:
             if (not item.isascii() and _LONE_SURROGATE.search(item)) or characters > MAX_DOCUMENT_BYTES // 2:
                 return False
         elif kind is dict:
-            if depth >= max_depth or nodes + len(item) > _PLAIN_NODES:
+            if depth >= max_depth or nodes + len(item) > cap:
                 return False
             inner = depth + 1
             for key, member in item.items():
@@ -502,7 +506,7 @@ def _plainly_json(value: Any) -> bool:
                 characters += len(key)
                 work.append((member, inner))
         elif kind is list:
-            if depth >= max_depth or nodes + len(item) > _PLAIN_NODES:
+            if depth >= max_depth or nodes + len(item) > cap:
                 return False
             inner = depth + 1
             work.extend([(member, inner) for member in item])

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from importlib import metadata
 from typing import Any, BinaryIO, TextIO
 
 from seq_io_ref import schedule as sch
 from seq_io_ref.envelope import envelope_of_json
-from seq_io_ref.keeper import Keeper, Limits, StreamError
+from seq_io_ref.keeper import Keeper, Limits, StreamError, check_episode_idle
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
 from seq_io_ref.spec_data import SpecError, load_spec
@@ -35,7 +37,12 @@ from seq_io_ref.wire import number_value
 NAME = "seq-io-ref"
 PROTOCOL = 1
 KINDS = ("validation", "schedule", "envelope", "rows_of", "stream")
+KEEPER_OPERATIONS = ("observe", "act", "advance")
 INTERNAL_ERROR = "testee.internal-error"
+INVALID_SCENARIO = "stream.invalid-scenario"
+_LIMIT_FIELDS = {"MAX_STREAM_FRAMES": "frames", "MAX_STREAM_BYTES": "bytes", "MAX_WORKER_STREAM_BYTES": "worker_bytes",
+                 "MAX_EPISODES": "episodes"}
+"""The limits a scenario may set (spec/stream.md STR-SETUP) → the field of seq_io_ref.keeper.Limits."""
 _OPTIONS = {"fast": False}
 
 
@@ -58,6 +65,11 @@ def hello() -> dict[str, Any]:
 
 def _json_entries(entries: list[Entry]) -> list[list[Any]]:
     return [[step, None if keys is None else list(keys)] for step, keys in entries]
+
+
+class _MalformedScenario(Exception):
+    """A stream scenario that breaks spec/stream.md itself (STR-SCENARIO): answered as the error
+    stream.invalid-scenario."""
 
 
 class _UnknownType(Exception):
@@ -100,13 +112,46 @@ def _error_outcome(error: StreamError) -> dict[str, Any]:
     return outcome | {name: error.details[name] for name in ("missing", "limit", "last_act") if name in error.details}
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number whose value is an integer as that int (10.0 is 10); any other value unchanged."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+def _scenario_setup(given: dict[str, Any]) -> tuple[Limits, int | None]:
+    """The keeper's limits and idle timeout, and every advance checked, before anything is played (STR-SCENARIO);
+    _MalformedScenario names what breaks spec/stream.md."""
+    scaled = given.get("limits") or {}
+    if not isinstance(scaled, dict) or scaled.keys() - _LIMIT_FIELDS.keys():
+        raise _MalformedScenario(f"limits names only {', '.join(_LIMIT_FIELDS)}; got {scaled!r}")
+    limits = replace(Limits.of_contract(), **{_LIMIT_FIELDS[name]: _whole(value) for name, value in scaled.items()})
+    idle = _whole(given.get("episode_idle"))
+    try:
+        limits.check()
+        check_episode_idle(idle)
+    except ValueError as error:
+        raise _MalformedScenario(str(error)) from None
+    clock = 0.0
+    for index, operation in enumerate(given["operations"]):
+        if not isinstance(operation, dict) or len(operation) != 1 or next(iter(operation)) not in KEEPER_OPERATIONS:
+            raise _MalformedScenario(f"operation {index} is not exactly one of {', '.join(KEEPER_OPERATIONS)}")
+        seconds = operation.get("advance", 0.0)
+        if type(seconds) not in (int, float) or seconds < 0:
+            raise _MalformedScenario(f"operation {index}: advance is a number of seconds >= 0; got {seconds!r}")
+        try:
+            clock += float(seconds)
+        except OverflowError:
+            clock = float("inf")
+        if not math.isfinite(clock):
+            raise _MalformedScenario(f"operation {index}: the virtual clock would no longer be finite (STR-CLOCK)")
+    return limits, idle
+
+
 def _stream(given: dict[str, Any]) -> dict[str, Any]:
     """One scenario (conformance/protocol.md, kind stream) → the outcome of each operation, in order."""
-    contract = Limits.of_contract()
-    scaled = given.get("limits") or {}
-    limits = Limits(scaled.get("MAX_STREAM_FRAMES", contract.frames), scaled.get("MAX_STREAM_BYTES", contract.bytes),
-                    scaled.get("MAX_WORKER_STREAM_BYTES", contract.worker_bytes))
-    keeper = Keeper.of(given["declaration"], given.get("rate"), limits=limits, episode_idle=given.get("episode_idle"))
+    limits, idle = _scenario_setup(given)
+    keeper = Keeper.of(given["declaration"], given.get("rate"), limits=limits, episode_idle=idle)
     clock = 0.0
     outcomes: list[Any] = []
     waiting: dict[str, int] = {}  # episode id → index of its act that waits
@@ -158,6 +203,8 @@ def answer(request: dict[str, Any], checker: Contract | None = None) -> dict[str
         return {"type": "result", "id": case_id, "result": result}
     except ScheduleError as error:
         return {"type": "error", "id": case_id, "rule": error.rule, "message": error.message}
+    except _MalformedScenario as error:
+        return {"type": "error", "id": case_id, "rule": INVALID_SCENARIO, "message": str(error)}
     except _UnknownType as error:
         return {"type": "skipped", "id": case_id, "reason": str(error)}
     except Exception as error:  # a bug of the reference: report it on this case and keep serving

@@ -4,17 +4,19 @@ computed by brute force from the definitions of spec/stream.md and spec/schedule
 WHY it exists: the generated long vectors (scripts/gen_stream_vectors.py) and the property test of the keeper
 (tests/test_keeper_property.py) need expectations that do not come from the code they check. This model shares
 nothing with reference/seq_io_ref/keeper.py or schedule.py: it keeps the accounted numbers of each episode as a
-plain dict (number → kind), recomputes `through` from 0 every time, copies the whole episode to stage a post,
-walks every episode at every clock reading, lists every step of `picks` by the pseudo-code of spec/schedule.md § 4
-and counts sizes with its own canonical-text writer. It is slow on purpose, and only as general as those callers
-need: declarations in unit "steps" (no rate), bodies that are JSON values. Body validity is decided by the
-validator of record (spec/validation.md), which is not under test here.
+plain set, recomputes `through` and every limit's quantity from scratch every time, copies the whole episode to
+stage a post or an act's own frame, walks every episode at every clock reading, lists every step of `picks` by the
+pseudo-code of spec/schedule.md § 4 and counts sizes with its own canonical-text writer; after every operation it
+checks that no quantity is above its limit, as spec/stream.md § 6 claims. It is slow on purpose, and only as
+general as those callers need: declarations in unit "steps" (no rate), bodies that are JSON values. Body validity
+is decided by the validator of record (spec/validation.md), which is not under test here.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -27,8 +29,15 @@ ERROR_STATUS = {
     "stream.invalid-body": 400, "stream.invalid-skipped": 400, "stream.seq-required": 400,
     "stream.episode-required": 400, "stream.act-not-after-previous": 409, "stream.act-waiting": 409,
     "stream.frames-missing": 409, "stream.episode-ended": 410, "stream.frames-over-limit": 413,
-    "stream.act-over-limit": 413,
+    "stream.act-over-limit": 413, "stream.too-many-episodes": 503,
 }
+CONTRACT_LIMITS = {"MAX_STREAM_FRAMES": 1024, "MAX_STREAM_BYTES": 67108864, "MAX_WORKER_STREAM_BYTES": 1073741824,
+                   "MAX_EPISODES": 1024}
+"""spec/contract.json's limits, and MAX_EPISODES as this package's keepers set it (STR-LIMIT-EPISODES)."""
+LIMIT_RANGES = {"MAX_STREAM_FRAMES": 1_000_000, "MAX_STREAM_BYTES": MAX_STEP, "MAX_WORKER_STREAM_BYTES": MAX_STEP,
+                "MAX_EPISODES": MAX_STEP}
+"""The largest value a scenario may give each limit (STR-SETUP); the least is 1."""
+OPERATIONS = ("observe", "act", "advance")
 
 
 # -- spec/schedule.md, by its pseudo-code, for declarations in steps ---------------------------------------------
@@ -156,14 +165,14 @@ def frame_size(value: Any) -> int:
 @dataclass
 class Episode:
     seen: float
-    acc: dict[int, str] = field(default_factory=dict)  # number → "frame" | "skipped"
+    acc: set[int] = field(default_factory=set)  # the accounted numbers (STR-ACCOUNTED)
     held: dict[int, Any] = field(default_factory=dict)
     line: int = 0
     last_act: int = -1
     waiting: dict[str, Any] | None = None  # t, inputs, deadline, index
 
 
-def through(acc: dict[int, str]) -> int:
+def through(acc: set[int]) -> int:
     n = -1
     while n + 1 in acc:
         n += 1
@@ -185,8 +194,48 @@ class Refused(Exception):
         self.outcome = {"error": rule, "status": ERROR_STATUS[rule], **details}
 
 
+class Malformed(Exception):
+    """The scenario itself breaks spec/stream.md (STR-SCENARIO): the whole case is the error
+    stream.invalid-scenario."""
+
+    rule = "stream.invalid-scenario"
+
+
 def whole(value: Any) -> int:
     return int(value)
+
+
+def is_whole(value: Any) -> bool:
+    """A JSON number whose value is an integer (3.0 is 3; true is not a number)."""
+    return type(value) is int or (type(value) is float and math.isfinite(value) and value == int(value))
+
+
+def check_scenario(scenario: dict[str, Any]) -> None:
+    """STR-SCENARIO, STR-SETUP, STR-CLOCK: Malformed unless every limit, the idle timeout and every advance is in
+    its range."""
+    limits = scenario.get("limits")
+    if limits is not None and not isinstance(limits, dict):
+        raise Malformed
+    for name, value in (limits or {}).items():
+        if name not in LIMIT_RANGES or not is_whole(value) or not 1 <= value <= LIMIT_RANGES[name]:
+            raise Malformed
+    idle = scenario.get("episode_idle")
+    if idle is not None and not (is_whole(idle) and 10 <= idle <= 86400):
+        raise Malformed
+    clock = 0.0
+    for operation in scenario["operations"]:
+        if not isinstance(operation, dict) or len(operation) != 1 or next(iter(operation)) not in OPERATIONS:
+            raise Malformed
+        if "advance" in operation:
+            seconds = operation["advance"]
+            if type(seconds) not in (int, float) or seconds < 0:
+                raise Malformed
+            try:
+                clock += float(seconds)
+            except OverflowError:  # an integer beyond every double: its nearest double is infinite
+                raise Malformed from None
+            if not math.isfinite(clock):
+                raise Malformed
 
 
 class Model:
@@ -203,6 +252,20 @@ class Model:
 
     def worker_bytes(self) -> int:
         return sum(held_bytes(e) for e in self.episodes.values())
+
+    def crosses(self, after: Episode, others: int) -> str | None:
+        """The first limit the episode's state `after` would be above (STR-LIMIT-CHECK), `others` being the bytes
+        the other episodes hold."""
+        for name, quantity in (("MAX_STREAM_FRAMES", remembered(after)), ("MAX_STREAM_BYTES", held_bytes(after)),
+                               ("MAX_WORKER_STREAM_BYTES", others + held_bytes(after))):
+            if quantity > self.limits[name]:
+                return name
+        return None
+
+    def within_limits(self) -> bool:
+        """No quantity is ever above its limit (spec/stream.md § 6): checked after every operation."""
+        others = self.worker_bytes()
+        return all(self.crosses(e, others - held_bytes(e)) is None for e in self.episodes.values())
 
     def expire(self, index: int) -> list[str]:
         now = self.clock
@@ -224,6 +287,16 @@ class Model:
                     del self.ended[episode_id]
         return sorted(ended)
 
+    def episode(self, episode_id: str) -> Episode:
+        """The episode a request names (STR-EPISODE): refused when ended, or when it would be one too many."""
+        if episode_id in self.ended:
+            raise Refused("stream.episode-ended")
+        if episode_id in self.episodes:
+            return self.episodes[episode_id]
+        if len(self.episodes) >= self.limits["MAX_EPISODES"]:
+            raise Refused("stream.too-many-episodes")
+        return Episode(self.clock)
+
     def post(self, body: Any, index: int) -> dict[str, Any]:
         if not checking_contract().validate_value("ObserveRequest", body).valid:
             raise Refused("stream.invalid-body")
@@ -231,26 +304,19 @@ class Model:
         if any(n < 0 for n in skipped):
             raise Refused("stream.invalid-skipped")
         episode_id = body["episode_id"]
-        if episode_id in self.ended:
-            raise Refused("stream.episode-ended")
-        e = self.episodes.get(episode_id) or Episode(self.clock)
+        e = self.episode(episode_id)
         e2 = copy.deepcopy(e)
         for frame in body.get("frames", []):
             n = whole(frame["seq"])
             if n in e2.acc:
                 continue
-            e2.acc[n] = "frame"
+            e2.acc.add(n)
             if n >= e2.line:
                 e2.held[n] = frame["inputs"]
-        for n in skipped:
-            if n not in e2.acc:
-                e2.acc[n] = "skipped"
-        others = self.worker_bytes() - held_bytes(e)
-        for name, before, after in (("MAX_STREAM_FRAMES", remembered(e), remembered(e2)),
-                                    ("MAX_STREAM_BYTES", held_bytes(e), held_bytes(e2)),
-                                    ("MAX_WORKER_STREAM_BYTES", others + held_bytes(e), others + held_bytes(e2))):
-            if after > self.limits[name] and after > before:
-                raise Refused("stream.frames-over-limit", limit=name)
+        e2.acc.update(skipped)
+        crossed = self.crosses(e2, self.worker_bytes() - held_bytes(e))
+        if crossed is not None:
+            raise Refused("stream.frames-over-limit", limit=crossed)
         e2.seen = self.clock
         self.episodes[episode_id] = e2
         answer = {"through": through(e2.acc)}
@@ -270,9 +336,7 @@ class Model:
         episode_id = body.get("episode_id")
         if episode_id is None:
             raise Refused("stream.episode-required")
-        if episode_id in self.ended:
-            raise Refused("stream.episode-ended")
-        e = self.episodes.get(episode_id) or Episode(self.clock)
+        e = self.episode(episode_id)
         if e.waiting is not None:
             raise Refused("stream.act-waiting")
         if t <= e.last_act:
@@ -300,24 +364,34 @@ class Model:
         if self.s is None:
             handed = own
         else:
-            entries = [(u, k) for u, k in picks(self.s, t, e.last_act) if u == t or e.acc.get(u) != "skipped"]
+            entries = [(u, k) for u, k in picks(self.s, t, e.last_act) if u == t or u in e.held]
             handed = envelope(entries, e.held, own, t)
         e.waiting = None
         e.last_act = t
         e.line = keeps_from(self.s, t)
         e.held = {n: v for n, v in e.held.items() if n >= e.line}
-        if t not in e.acc:
-            e.acc[t] = "frame"
-            if t >= e.line:
+        if t not in e.acc:  # STR-ACT-OWN: held, else accounted, else nothing, whichever first crosses no limit
+            others = self.worker_bytes() - held_bytes(e)
+            holding = copy.deepcopy(e)
+            holding.acc.add(t)
+            holding.held[t] = own
+            accounting = copy.deepcopy(e)
+            accounting.acc.add(t)
+            if t >= e.line and self.crosses(holding, others) is None:
+                e.acc.add(t)
                 e.held[t] = own
+            elif self.crosses(accounting, others) is None:
+                e.acc.add(t)
         return handed
 
 
 def play(scenario: dict[str, Any]) -> list[Any]:
-    """The outcome of each operation of a scenario in the protocol's form (conformance/protocol.md, kind stream)."""
-    limits = {"MAX_STREAM_FRAMES": 1024, "MAX_STREAM_BYTES": 67108864, "MAX_WORKER_STREAM_BYTES": 1073741824,
-              **(scenario.get("limits") or {})}
-    model = Model(scenario["declaration"], limits, scenario.get("episode_idle"))
+    """The outcome of each operation of a scenario in the protocol's form (conformance/protocol.md, kind stream);
+    Malformed when the scenario itself is (STR-SCENARIO)."""
+    check_scenario(scenario)
+    limits = {**CONTRACT_LIMITS, **{name: whole(value) for name, value in (scenario.get("limits") or {}).items()}}
+    idle = scenario.get("episode_idle")
+    model = Model(scenario["declaration"], limits, None if idle is None else whole(idle))
     for index, operation in enumerate(scenario["operations"]):
         model.outcomes.append(None)
         try:
@@ -330,4 +404,5 @@ def play(scenario: dict[str, Any]) -> list[Any]:
                 model.outcomes[index] = model.act(operation["act"], index)
         except Refused as refused:
             model.outcomes[index] = refused.outcome | ({"at": index} if "act" in operation else {})
+        assert model.within_limits(), f"operation {index} left a quantity above its limit"
     return [{"waiting": True} if outcome is None else outcome for outcome in model.outcomes]

@@ -29,9 +29,10 @@ from seq_io_ref.bounded_file import TooLarge, UnreadableFile, read_bounded_bytes
 from seq_io_ref.wire import number_value
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
-MAX_DEPTH = 100
-"""Levels of nested sequences and mappings a vector file may have (the suite needs 11; an instance nested deeper
-is written as `json:` text)."""
+MAX_DEPTH = 256
+"""Levels of nested sequences and mappings a vector file may have: the stream vectors of spec/stream.md STR-DEPTH
+put a body's `inputs` nested 199 deep at 207 levels of their file; a validation instance nested deeper is written as
+`json:` text. Deep enough for that, shallow enough for PyYAML's recursive C composer and the recursive builder."""
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _JSON_INT = re.compile(r"-?(0|[1-9][0-9]*)")
 _JSON_FLOAT = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")

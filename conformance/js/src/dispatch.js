@@ -50,7 +50,7 @@ export function answer(kind, input) {
     }
   } catch (e) {
     if (e instanceof SpecError) return { type: "error", rule: e.rule, message: e.message };
-    if (e instanceof CaseInputError) return { type: "skipped", reason: e.message };
+    if (e instanceof CaseInputError) return { type: "error", rule: e.rule, message: e.message };
     const err = /** @type {any} */ (e);
     console.error(err && err.stack ? err.stack : err);
     return { type: "error", rule: "internal.exception", message: `internal error: ${err && err.message}` };

@@ -8,7 +8,7 @@ export {
 } from "./schedule.js";
 export { envelope } from "./envelope.js";
 export { rowsOf } from "./rows_of.js";
-export { Keeper, streamErrorBody, STREAM_ERRORS } from "./keeper.js";
+export { Keeper, streamErrorBody, STREAM_ERRORS, MAX_EPISODES, FRAMES_CEILING } from "./keeper.js";
 export { canonicalText, canonicalSize } from "./canonical.js";
 export { parseWire, toJsonLine, jsonEqual, WireError } from "./json.js";
 export { answer, KINDS } from "./dispatch.js";

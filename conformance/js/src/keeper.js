@@ -8,13 +8,13 @@
 // code. Work per frame is O(log n) (src/intervals.js): accounted numbers as runs in a skip list, each run counting
 // the held frames inside it, and the held numbers in a min-heap for retention. Everything that expires is kept in
 // insertion-ordered Maps whose order is also the order of the deadlines (readings never decrease, so deadlines and
-// idle ends grow in the order they are set): expiry looks at the head only. A post is checked against the limits on a computed summary of the state it would leave (no copy
-// of the episode), then applied, so a refused post changes nothing (STR-POST-ATOMIC).
+// idle ends grow in the order they are set): expiry looks at the head only. A post is checked against the limits on
+// a computed summary of the state it would leave (no copy of the episode), then applied, so a refused post changes
+// nothing (STR-POST-ATOMIC); an act's own frame is offered to the same check (STR-ACT-OWN), so no quantity ever
+// exceeds its limit (spec/stream.md § 6).
 //
-// One invariant carries the kinds of accounted numbers (STR-ACCOUNTED) without a table of its own: at or above the
-// release line, a number accounted as a "frame" is exactly a held one (a frame at or above the line when it arrives
-// is held, and only the line moving up releases frames), so there a number is "skipped" exactly when it is accounted
-// and not held. Below the line the kind no longer matters: no act reads there (STR-ACT-NEED).
+// No kind is kept per accounted number (STR-ACCOUNTED): an act is handed exactly the picked frames the episode holds
+// (STR-ACT-SKIPPED), and `through` needs only the accounted numbers.
 
 import { of, picks, neededFrom, keepsFrom } from "./schedule.js";
 import { envelope } from "./envelope.js";
@@ -32,7 +32,7 @@ import { RunSet, MinHeap } from "./intervals.js";
 /**
  * The limits of a keeper (STR-SETUP).
  * @typedef {{MAX_STREAM_FRAMES: number, MAX_STREAM_BYTES: number, MAX_WORKER_STREAM_BYTES: number,
- *   STREAM_WAIT_S: number}} StreamLimits
+ *   MAX_EPISODES?: number, STREAM_WAIT_S: number}} StreamLimits
  */
 /**
  * Something that happened besides the answer: an act failed or handed over later (named by its ticket), an episode
@@ -53,7 +53,17 @@ export const STREAM_ERRORS = {
   "stream.episode-ended": [410, "gone"],
   "stream.frames-over-limit": [413, "payload_too_large"],
   "stream.act-over-limit": [413, "payload_too_large"],
+  "stream.too-many-episodes": [503, "unavailable"],
 };
+
+/** This keeper's MAX_EPISODES (spec/stream.md STR-LIMIT-EPISODES: an implementation limit of at least 1,024). */
+export const MAX_EPISODES = 1024;
+
+/**
+ * The largest MAX_STREAM_FRAMES a keeper takes (STR-SETUP): the least result bound of a schedule implementation
+ * (spec/schedule.md SCH-RESULT-BOUND), so that STR-ACT-BOUND refuses an act before `picks` could.
+ */
+export const FRAMES_CEILING = 1000000;
 
 const MESSAGES = {
   "stream.invalid-body": "The body is not a valid request of this endpoint.",
@@ -66,6 +76,7 @@ const MESSAGES = {
   "stream.episode-ended": "The episode ended after being idle; start a new episode under a new id.",
   "stream.frames-over-limit": "The frames would exceed a stream limit.",
   "stream.act-over-limit": "The act needs more earlier observations than an episode may hold.",
+  "stream.too-many-episodes": "This worker holds as many episodes as it may; a new one can start when another ends.",
 };
 
 /**
@@ -162,10 +173,16 @@ class Episode {
     return this.held.size + (this.acc.count - (this.through + 1)) - this.heldAbove();
   }
 
-  /** A picked step u ≥ line: declared skipped (accounted, not held; see the invariant above). */
-  isSkipped(u) {
-    if (u < this.line) throw new Error(`internal: step ${u} below the release line ${this.line} was picked`);
-    return this.acc.has(u) && !this.held.has(u);
+  /**
+   * The remembered numbers once `fresh` (ascending, none accounted yet) are accounted and, of them, `heldFresh`
+   * held too.
+   * @param {number[]} fresh
+   * @param {number[]} heldFresh
+   */
+  rememberedAfter(fresh, heldFresh) {
+    const { through, passedHeld } = throughAfter(this.acc, fresh);
+    const heldAbove = this.heldAbove() - passedHeld + heldFresh.filter((u) => u > through).length;
+    return this.held.size + heldFresh.length + (this.acc.count + fresh.length - (through + 1)) - heldAbove;
   }
 }
 
@@ -212,9 +229,13 @@ export class Keeper {
    * declaration or rate.
    * @param {{declaration: any, rate?: any, episodeIdle?: number | null, limits: StreamLimits}} options
    */
-  constructor({ declaration, rate, episodeIdle = null, limits }) {
-    for (const name of ["MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES"]) {
-      if (!Number.isSafeInteger(limits[name]) || limits[name] < 1) throw new RangeError(`${name} must be a positive integer`);
+  constructor({ declaration, rate, episodeIdle = null, limits: given }) {
+    const limits = { MAX_EPISODES, ...given }; // MAX_EPISODES may be left out: this keeper's own (STR-LIMIT-EPISODES)
+    for (const name of ["MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES", "MAX_EPISODES"]) {
+      const most = name === "MAX_STREAM_FRAMES" ? FRAMES_CEILING : Number.MAX_SAFE_INTEGER;
+      if (!Number.isSafeInteger(limits[name]) || limits[name] < 1 || limits[name] > most) {
+        throw new RangeError(`${name} must be an integer from 1 to ${most}`);
+      }
     }
     if (!(limits.STREAM_WAIT_S > 0)) throw new RangeError("STREAM_WAIT_S must be positive");
     if (episodeIdle !== null && !(episodeIdle >= limits.STREAM_WAIT_S && Number.isFinite(episodeIdle))) {
@@ -223,7 +244,7 @@ export class Keeper {
     }
     this.s = of(declaration, rate);
     this.idle = episodeIdle;
-    this.limits = { ...limits };
+    this.limits = limits;
     this.episodes = new Map(); // id -> Episode, in order of last activity (so of idle end)
     this.ended = new Map(); // id -> the reading past which it is forgotten, in order of ending
     this.waits = new Map(); // waiting act -> its Episode, in order of arrival (so of deadline)
@@ -279,8 +300,8 @@ export class Keeper {
    * @param {StreamEvent[]} events
    */
   #expire(now, events) {
-    if (typeof now !== "number" || !(now >= this.clock)) {
-      throw new RangeError(`clock readings must not decrease (STR-CLOCK): ${now} after ${this.clock}`);
+    if (typeof now !== "number" || !(now >= this.clock) || !Number.isFinite(now)) {
+      throw new RangeError(`clock readings are finite and must not decrease (STR-CLOCK): ${now} after ${this.clock}`);
     }
     this.clock = now;
     for (const [w, e] of this.waits) {
@@ -304,6 +325,21 @@ export class Keeper {
       if (!(now > forgetAt)) break;
       this.ended.delete(id);
     }
+  }
+
+  /**
+   * The episode a request names, or a new one (STR-EPISODE); a refusal when it ended (STR-ENDED) or would be one
+   * too many (STR-LIMIT-EPISODES).
+   * @param {string} id
+   * @param {number} now
+   * @returns {Episode | StreamRefusal}
+   */
+  #episode(id, now) {
+    if (this.ended.has(id)) return refusal("stream.episode-ended");
+    const e = this.episodes.get(id);
+    if (e !== undefined) return e;
+    if (this.episodes.size >= this.limits.MAX_EPISODES) return refusal("stream.too-many-episodes");
+    return new Episode(now);
   }
 
   /**
@@ -331,8 +367,8 @@ export class Keeper {
     const skipped = has(body, "skipped") ? body.skipped : [];
     if (skipped.some((n) => n < 0)) return refusal("stream.invalid-skipped"); // STR-POST-SKIPPED
     const id = body.episode_id;
-    if (this.ended.has(id)) return refusal("stream.episode-ended"); // STR-ENDED
-    const e = this.episodes.get(id) ?? new Episode(now); // STR-EPISODE
+    const e = this.#episode(id, now);
+    if (!(e instanceof Episode)) return e;
 
     // The numbers this post accounts first (STR-FIRST-WINS): frames, then skipped numbers, each in array order.
     const fresh = new Map(); // number -> its frame, or null for a skipped number
@@ -355,17 +391,8 @@ export class Keeper {
     const freshSorted = [...fresh.keys()].sort((a, b) => a - b);
 
     // STR-LIMIT-CHECK on the state the post would leave.
-    const { through, passedHeld } = throughAfter(e.acc, freshSorted);
-    const heldAbove = e.heldAbove() - passedHeld + toHold.filter(([u]) => u > through).length;
-    const rememberedAfter = e.held.size + toHold.length + (e.acc.count + fresh.size - (through + 1)) - heldAbove;
-    const checks = [
-      ["MAX_STREAM_FRAMES", e.remembered(), rememberedAfter],
-      ["MAX_STREAM_BYTES", e.bytes, e.bytes + addedBytes],
-      ["MAX_WORKER_STREAM_BYTES", this.workerBytes, this.workerBytes + addedBytes],
-    ];
-    for (const [name, before, after] of checks) {
-      if (after > this.limits[name] && after > before) return refusal("stream.frames-over-limit", { limit: name });
-    }
+    const crossed = this.#crossed(e, freshSorted, toHold.map(([u]) => u), addedBytes);
+    if (crossed !== null) return refusal("stream.frames-over-limit", { limit: crossed });
 
     // Accepted.
     for (const u of freshSorted) e.acc.add(u);
@@ -385,6 +412,27 @@ export class Keeper {
   }
 
   /**
+   * STR-LIMIT-CHECK: the first limit the episode's state would be above once `fresh` (ascending, not accounted yet)
+   * are accounted and `heldFresh` of them held, adding `addedBytes`; null when none. No quantity is ever above its
+   * limit (spec/stream.md § 6), so "above the limit" is the whole test.
+   * @param {Episode} e
+   * @param {number[]} fresh
+   * @param {number[]} heldFresh
+   * @param {number} addedBytes
+   * @returns {string | null}
+   */
+  #crossed(e, fresh, heldFresh, addedBytes) {
+    /** @type {Array<[string, number]>} */
+    const after = [
+      ["MAX_STREAM_FRAMES", e.rememberedAfter(fresh, heldFresh)],
+      ["MAX_STREAM_BYTES", e.bytes + addedBytes],
+      ["MAX_WORKER_STREAM_BYTES", this.workerBytes + addedBytes],
+    ];
+    for (const [name, quantity] of after) if (quantity > this.limits[name]) return name;
+    return null;
+  }
+
+  /**
    * @param {any} body
    * @param {number} now
    * @param {any} ticket
@@ -399,9 +447,9 @@ export class Keeper {
       return refusal("stream.seq-required"); // STR-ACT-SEQ
     }
     if (!has(body, "episode_id") || body.episode_id === null) return refusal("stream.episode-required");
+    const e = this.#episode(body.episode_id, now);
+    if (!(e instanceof Episode)) return e;
     const id = body.episode_id;
-    if (this.ended.has(id)) return refusal("stream.episode-ended"); // STR-ENDED
-    const e = this.episodes.get(id) ?? new Episode(now); // STR-EPISODE
     if (e.waiting !== null) return refusal("stream.act-waiting"); // STR-ACT-BUSY
     if (t <= e.lastAct) return refusal("stream.act-not-after-previous", { last_act: e.lastAct }); // STR-ACT-ORDER
     /** @type {Entry[] | null} */
@@ -439,13 +487,13 @@ export class Keeper {
     let out;
     if (this.s === null) out = boxed(own, "inputs", "handed");
     else {
-      const entries = /** @type {Entry[]} */ (picked).filter(([u]) => u === t || !e.isSkipped(u)); // STR-ACT-SKIPPED
+      const entries = /** @type {Entry[]} */ (picked).filter(([u]) => u === t || e.held.has(u)); // STR-ACT-SKIPPED
       const frames = {};
       for (const [u] of entries) {
         const name = String(u);
         if (u === t || has(frames, name)) continue;
         const h = e.held.get(u);
-        if (h === undefined) throw new Error(`internal: needed step ${u} is accounted as a frame but not held`);
+        if (h === undefined) throw new Error(`internal: picked step ${u} kept but not held`);
         setMember(frames, name, h.box.inputs);
         carry(h.box, "inputs", frames, name);
       }
@@ -467,9 +515,12 @@ export class Keeper {
       }
     }
     if (!e.acc.has(t)) {
-      // STR-ACT-OWN: held without a limit check
-      e.acc.add(t);
-      if (t >= e.line) this.#hold(e, t, own, canonicalSize(own.inputs, literalOf(own, "inputs")));
+      // STR-ACT-OWN: the frame held, else t accounted alone, else nothing, whichever first crosses no limit
+      const size = t >= e.line ? canonicalSize(own.inputs, literalOf(own, "inputs")) : 0;
+      if (t >= e.line && this.#crossed(e, [t], [t], size) === null) {
+        e.acc.add(t);
+        this.#hold(e, t, own, size);
+      } else if (this.#crossed(e, [t], [], 0) === null) e.acc.add(t);
     }
     return out;
   }

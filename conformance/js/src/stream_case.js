@@ -8,15 +8,21 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { Keeper } from "./keeper.js";
+import { Keeper, MAX_EPISODES } from "./keeper.js";
 import { SPEC_DIR } from "./data.js";
 import { isObject, carry, compareCodePoints } from "./json.js";
 
 const CONTRACT_LIMITS = JSON.parse(fs.readFileSync(path.join(SPEC_DIR, "contract.json"), "utf8")).limits;
-const SCALABLE = ["MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES"];
+const SCALABLE = ["MAX_STREAM_FRAMES", "MAX_STREAM_BYTES", "MAX_WORKER_STREAM_BYTES", "MAX_EPISODES"];
+const DEFAULTS = { ...CONTRACT_LIMITS, MAX_EPISODES };
 
-/** A stream input the protocol does not allow (conformance/protocol/case.schema.json): answered `skipped`. */
-export class CaseInputError extends Error {}
+/**
+ * A malformed scenario (spec/stream.md STR-SCENARIO): answered as the error stream.invalid-scenario, before the
+ * keeper is made.
+ */
+export class CaseInputError extends Error {
+  rule = "stream.invalid-scenario";
+}
 
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -32,23 +38,29 @@ function limitsOf(input) {
   if (!isObject(given)) throw new CaseInputError("limits must be an object");
   for (const k of Object.keys(given)) if (!SCALABLE.includes(k)) throw new CaseInputError(`unknown limit ${k}`);
   for (const name of SCALABLE) {
-    const v = has(given, name) ? given[name] : CONTRACT_LIMITS[name];
-    if (!Number.isSafeInteger(v) || v < 1) throw new CaseInputError(`${name} must be a positive integer`);
+    const v = has(given, name) ? given[name] : DEFAULTS[name];
+    const most = name === "MAX_STREAM_FRAMES" ? 1000000 : Number.MAX_SAFE_INTEGER; // STR-SETUP
+    if (!Number.isSafeInteger(v) || v < 1 || v > most) throw new CaseInputError(`${name} must be an integer from 1 to ${most}`);
     limits[name] = v;
   }
   return limits;
 }
 
+/** STR-SCENARIO, STR-CLOCK: every operation is one of three, every advance finite and ≥ 0, the clock finite. */
 function checkOperations(ops) {
   if (!Array.isArray(ops)) throw new CaseInputError("operations must be a list");
+  let clock = 0.0;
   ops.forEach((op, j) => {
     const keys = isObject(op) ? Object.keys(op) : [];
     if (keys.length !== 1 || !["observe", "act", "advance"].includes(keys[0])) {
       throw new CaseInputError(`operation ${j} must have exactly one of observe, act, advance`);
     }
-    if (keys[0] === "advance" && !(typeof op.advance === "number" && op.advance >= 0 && Number.isFinite(op.advance))) {
+    if (keys[0] !== "advance") return;
+    if (!(typeof op.advance === "number" && op.advance >= 0 && Number.isFinite(op.advance))) {
       throw new CaseInputError(`operation ${j}: advance must be a finite number of seconds >= 0`);
     }
+    clock += op.advance;
+    if (!Number.isFinite(clock)) throw new CaseInputError(`operation ${j}: the virtual clock would not be finite`);
   });
 }
 
@@ -65,7 +77,10 @@ function handedOutcome(result, at) {
   return out;
 }
 
-/** input: {declaration, rate?, episode_idle?, limits?, operations}. Returns {outcomes}; throws SpecError (STR-SETUP). */
+/**
+ * input: {declaration, rate?, episode_idle?, limits?, operations}. Returns {outcomes}; throws CaseInputError for a
+ * malformed scenario (STR-SCENARIO, checked first), SpecError when `of` refuses (STR-SETUP).
+ */
 export function streamCase(input) {
   if (!isObject(input) || !has(input, "declaration")) throw new CaseInputError("a stream input needs a declaration");
   const ops = input.operations;
@@ -74,11 +89,12 @@ export function streamCase(input) {
   if (idle !== null && !(Number.isInteger(idle) && idle >= 10 && idle <= 86400)) {
     throw new CaseInputError("episode_idle must be null or an integer from 10 to 86400");
   }
+  const limits = limitsOf(input);
   const keeper = new Keeper({
     declaration: input.declaration,
     rate: has(input, "rate") ? input.rate : undefined,
     episodeIdle: idle,
-    limits: limitsOf(input),
+    limits,
   });
 
   const outcomes = new Array(ops.length).fill(null);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Differential self-check of the keeper's data structures: random scenarios in → src/stream_case.js (the keeper with
 // its skip list of runs, per-run held counts, heap and expiry queues) and a naive model that transcribes the
-// pseudo-code of spec/stream.md §§ 2–4 literally (an explicit kind per accounted number, `e2` as a copy of `e`,
-// through and every limit quantity recounted from scratch) → the outcome lists must be equal.
+// pseudo-code of spec/stream.md §§ 2–4 literally (a plain set of accounted numbers, `e2` as a copy of `e` for a post
+// and for an act's own frame, through and every limit quantity recounted from scratch, and after every operation a
+// check that no quantity is above its limit, as § 6 claims) → the outcome lists must be equal.
 //
 //   node test/keeper-model.js [SCENARIOS]      prints the first difference and "N passed, M failed"
 //
@@ -22,7 +23,8 @@ const WAIT = 10.0;
  * @param {{declaration: any, limits: any, episode_idle?: number | null, operations: any[]}} scenario
  * @returns {any[]} one outcome per operation
  */
-function naive({ declaration, limits, episode_idle: idle = null, operations }) {
+function naive({ declaration, limits: scaled, episode_idle: idle = null, operations }) {
+  const limits = { MAX_EPISODES: 1024, ...scaled };
   const s = of(declaration, undefined);
   /** @type {Map<string, any>} */
   const eps = new Map();
@@ -38,7 +40,7 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
   const remembered = (e) => {
     const th = through(e);
     let c = e.held.size;
-    for (const u of e.acc.keys()) if (u > th && !e.held.has(u)) c++;
+    for (const u of e.acc) if (u > th && !e.held.has(u)) c++;
     return c;
   };
   const bytes = (e) => [...e.held.values()].reduce((a, v) => a + canonicalSize(v), 0);
@@ -48,13 +50,23 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
     return b + (e2 ? bytes(e2) : 0);
   };
   /** @returns {any} an episode's state, as § 2 lists it */
-  const fresh = () => ({ acc: new Map(), held: new Map(), line: 0, lastAct: -1, waiting: null, seen: clock });
-  const copy = (e) => ({ ...e, acc: new Map(e.acc), held: new Map(e.held) });
+  const fresh = () => ({ acc: new Set(), held: new Map(), line: 0, lastAct: -1, waiting: null, seen: clock });
+  const copy = (e) => ({ ...e, acc: new Set(e.acc), held: new Map(e.held) });
+  /** STR-LIMIT-CHECK: the first limit that episode `id` in state e2 would be above, or null. */
+  const crosses = (id, e2) => {
+    const after = [
+      ["MAX_STREAM_FRAMES", remembered(e2)],
+      ["MAX_STREAM_BYTES", bytes(e2)],
+      ["MAX_WORKER_STREAM_BYTES", workerWith(id, e2)],
+    ];
+    for (const [name, quantity] of after) if (quantity > limits[name]) return name;
+    return null;
+  };
   const refuse = (error, status, extra = {}) => ({ error, status, ...extra });
-  const handOver = (e, t, own) => {
+  const handOver = (id, e, t, own) => {
     let handed = own;
     if (s !== null) {
-      const entries = picks(s, t, e.lastAct).filter(([u]) => u === t || e.acc.get(u) !== "skipped");
+      const entries = picks(s, t, e.lastAct).filter(([u]) => u === t || e.held.has(u));
       const frames = {};
       for (const [u, v] of e.held) frames[String(u)] = v;
       handed = envelope(entries, frames, own, t);
@@ -64,8 +76,15 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
     e.line = keepsFrom(s, t);
     for (const u of [...e.held.keys()]) if (u < e.line) e.held.delete(u);
     if (!e.acc.has(t)) {
-      e.acc.set(t, "frame");
-      if (t >= e.line) e.held.set(t, own);
+      const holding = copy(e);
+      holding.acc.add(t);
+      holding.held.set(t, own);
+      const accounting = copy(e);
+      accounting.acc.add(t);
+      if (t >= e.line && crosses(id, holding) === null) {
+        e.acc.add(t);
+        e.held.set(t, own);
+      } else if (crosses(id, accounting) === null) e.acc.add(t);
     }
     return handed;
   };
@@ -90,7 +109,15 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
     }
     return gone;
   };
+  const checkInvariant = (j) => {
+    for (const [id, e] of eps) if (crosses(id, e) !== null) throw new Error(`operation ${j} left a quantity above its limit`);
+  };
+  const startable = (id) => eps.has(id) || eps.size < limits.MAX_EPISODES;
   operations.forEach((op, j) => {
+    step(op, j);
+    checkInvariant(j);
+  });
+  function step(op, j) {
     if ("advance" in op) {
       clock = clock + op.advance;
       outcomes[j] = { ended: expire(j).sort(compareCodePoints) };
@@ -104,30 +131,22 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
       if (frames.some((f) => f.seq < 0)) return void (outcomes[j] = refuse("stream.invalid-body", 400));
       if (skipped.some((n) => n < 0)) return void (outcomes[j] = refuse("stream.invalid-skipped", 400));
       if (ended.has(b.episode_id)) return void (outcomes[j] = refuse("stream.episode-ended", 410));
+      if (!startable(b.episode_id)) return void (outcomes[j] = refuse("stream.too-many-episodes", 503));
       const e = eps.get(b.episode_id) ?? fresh();
       const e2 = copy(e);
       for (const f of frames) {
         if (e2.acc.has(f.seq)) continue;
-        e2.acc.set(f.seq, "frame");
+        e2.acc.add(f.seq);
         if (f.seq >= e2.line) e2.held.set(f.seq, f.inputs);
       }
-      for (const n of skipped) if (!e2.acc.has(n)) e2.acc.set(n, "skipped");
-      const quantities = [
-        ["MAX_STREAM_FRAMES", remembered(e), remembered(e2)],
-        ["MAX_STREAM_BYTES", bytes(e), bytes(e2)],
-        ["MAX_WORKER_STREAM_BYTES", workerWith(b.episode_id, eps.has(b.episode_id) ? e : null), workerWith(b.episode_id, e2)],
-      ];
-      for (const [name, before, after] of quantities) {
-        if (after > limits[name] && after > before) {
-          outcomes[j] = refuse("stream.frames-over-limit", 413, { limit: name });
-          return;
-        }
-      }
+      for (const n of skipped) e2.acc.add(n);
+      const crossed = crosses(b.episode_id, e2);
+      if (crossed !== null) return void (outcomes[j] = refuse("stream.frames-over-limit", 413, { limit: crossed }));
       e2.seen = clock;
       eps.set(b.episode_id, e2);
       outcomes[j] = { through: through(e2) };
       const w = e2.waiting;
-      if (w && w.need.every((u) => e2.acc.has(u))) outcomes[w.j] = { handed: handOver(e2, w.t, w.own), at: j };
+      if (w && w.need.every((u) => e2.acc.has(u))) outcomes[w.j] = { handed: handOver(b.episode_id, e2, w.t, w.own), at: j };
       return;
     }
     const b = op.act;
@@ -137,6 +156,7 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
       return;
     }
     if (ended.has(b.episode_id)) return void (outcomes[j] = refuse("stream.episode-ended", 410, { at: j }));
+    if (!startable(b.episode_id)) return void (outcomes[j] = refuse("stream.too-many-episodes", 503, { at: j }));
     const e = eps.get(b.episode_id) ?? fresh();
     if (e.waiting) return void (outcomes[j] = refuse("stream.act-waiting", 409, { at: j }));
     if (t <= e.lastAct) return void (outcomes[j] = refuse("stream.act-not-after-previous", 409, { last_act: e.lastAct, at: j }));
@@ -146,9 +166,9 @@ function naive({ declaration, limits, episode_idle: idle = null, operations }) {
     }
     e.seen = clock;
     eps.set(b.episode_id, e);
-    if (need.every((u) => e.acc.has(u))) outcomes[j] = { handed: handOver(e, t, b.inputs), at: j };
+    if (need.every((u) => e.acc.has(u))) outcomes[j] = { handed: handOver(b.episode_id, e, t, b.inputs), at: j };
     else e.waiting = { j, t, own: b.inputs, need, deadline: clock + WAIT };
-  });
+  }
   return operations.map((_, j) => outcomes[j] ?? { waiting: true });
 }
 
@@ -197,7 +217,8 @@ function scenario() {
   return {
     declaration: pick(DECLARATIONS),
     episode_idle: pick([null, 10, 15]),
-    limits: { MAX_STREAM_FRAMES: int(2, 10), MAX_STREAM_BYTES: int(8, 80), MAX_WORKER_STREAM_BYTES: int(10, 150) },
+    limits: { MAX_STREAM_FRAMES: int(2, 10), MAX_STREAM_BYTES: int(8, 80), MAX_WORKER_STREAM_BYTES: int(10, 150),
+      MAX_EPISODES: int(1, 3) },
     operations,
   };
 }

@@ -132,7 +132,7 @@ const DETAILS = {
   "stream.act-not-after-previous": { last_act: 3 },
 };
 /** @type {{[status: number]: string}} */
-const CODES = { 400: "invalid_request", 409: "conflict", 410: "gone", 413: "payload_too_large" };
+const CODES = { 400: "invalid_request", 409: "conflict", 410: "gone", 413: "payload_too_large", 503: "unavailable" };
 for (const [id, pair] of Object.entries(STREAM_ERRORS)) {
   const [status, code] = /** @type {[number, string]} */ (pair);
   const body = streamErrorBody({ error: id, status, details: DETAILS[id] ?? {} });
@@ -146,7 +146,36 @@ check("STR-HTTP the contract's codes", STREAM_ERRORS["stream.frames-missing"] &&
 // ---------------------------------------------------------------------------------------------------------------
 // The keeper's guards and bounds.
 
-const LIMITS = { MAX_STREAM_FRAMES: 1024, MAX_STREAM_BYTES: 67108864, MAX_WORKER_STREAM_BYTES: 1073741824, STREAM_WAIT_S: 10.0 };
+const LIMITS = { MAX_STREAM_FRAMES: 1024, MAX_STREAM_BYTES: 67108864, MAX_WORKER_STREAM_BYTES: 1073741824,
+  MAX_EPISODES: 1024, STREAM_WAIT_S: 10.0 };
+
+{
+  // STR-SETUP: MAX_STREAM_FRAMES up to 1,000,000 (SCH-RESULT-BOUND's floor), the other limits from 1.
+  const made = (limits) => {
+    try {
+      new Keeper({ declaration: null, limits: { ...LIMITS, ...limits } });
+      return true;
+    } catch (e) {
+      return !(e instanceof RangeError);
+    }
+  };
+  check("STR-SETUP limits in range", made({ MAX_STREAM_FRAMES: 1000000 }) && made({ MAX_EPISODES: 1 }));
+  const { MAX_EPISODES: _, ...sizes } = LIMITS;
+  check("STR-SETUP MAX_EPISODES left out is 1,024", new Keeper({ declaration: null, limits: sizes }).limits.MAX_EPISODES === 1024);
+  check("STR-SETUP limits out of range", !made({ MAX_STREAM_FRAMES: 1000001 }) && !made({ MAX_EPISODES: 0 }) &&
+    !made({ MAX_STREAM_BYTES: 1.5 }));
+}
+
+{
+  // Memory follows the limits: acts alone at every other step, with no post, remember at most MAX_STREAM_FRAMES
+  // numbers (STR-ACT-OWN case 3), and empty posts under new ids start at most MAX_EPISODES episodes.
+  const k = new Keeper({ declaration: null, limits: { ...LIMITS, MAX_STREAM_FRAMES: 8, MAX_EPISODES: 4 } });
+  for (let t = 0; t < 1000; t += 2) k.act({ episode_id: "e", seq: t, inputs: t }, 0, t);
+  check("acts alone stay within MAX_STREAM_FRAMES", k.episodes.get("e").remembered() === 8);
+  let refused = 0;
+  for (let n = 0; n < 100; n++) if ("error" in k.post({ episode_id: `x${n}` }, 0).answer) refused++;
+  check("empty posts stay within MAX_EPISODES", k.episodes.size === 4 && refused === 97);
+}
 
 {
   // STR-CLOCK: a decreasing reading is a caller's bug, not a refusal.

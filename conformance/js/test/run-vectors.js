@@ -225,6 +225,33 @@ if (!filters.length) {
   });
 }
 
+// Stream bodies holding lone surrogates as parsed values (spec/stream.md STR-POST-BODY): no YAML vector can hold one,
+// so the scenario is here (tests/test_wire.py sends the same one to the reference).
+if (!filters.length) {
+  counts.stream ||= { passed: 0, failed: 0 };
+  const scenario = {
+    declaration: null,
+    operations: [
+      { observe: { episode_id: "e", frames: [{ seq: 0, inputs: "\ud800" }] } },
+      { observe: { episode_id: "e", frames: [{ seq: 0, inputs: { "a\udc00": 1 } }] } },
+      { act: { episode_id: "e", seq: 0, inputs: ["ok", "x\ud83d"] } },
+      { observe: { episode_id: "e" } },
+    ],
+  };
+  const want = [
+    { error: "stream.invalid-body", status: 400 },
+    { error: "stream.invalid-body", status: 400 },
+    { error: "stream.invalid-body", status: 400, at: 2 },
+    { through: -1 },
+  ];
+  const ans = answer("stream", scenario);
+  if (ans.type === "result" && jsonEqual(ans.result.outcomes, want)) counts.stream.passed++;
+  else {
+    counts.stream.failed++;
+    failures.push({ id: "raw-stream-lone-surrogates", file: "(in this file)", group: "-", why: toJsonLine(ans) });
+  }
+}
+
 let passed = 0;
 let failed = 0;
 for (const [kind, { passed: p, failed: q }] of Object.entries(counts)) {
