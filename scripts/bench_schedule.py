@@ -100,13 +100,19 @@ def scaling_table() -> None:
               f"{theirs_s / ours_s:>14.1f}x")
 
 
+def _of_and_layout(declaration: dict[str, Any]) -> bool:
+    """`of`, then a call that needs the per-act layout (which `of` leaves to the first act), so that the one-off
+    cost of an episode's schedule is measured whole."""
+    return ours.reads_past(ours.of(declaration))
+
+
 def of_table() -> Timings:
     measured: Timings = {}
-    print("\nof(declaration): once per episode. Ours validates the declaration first (spec/validation.md); "
-          "upstream reads it raw")
+    print("\nof(declaration), once per episode, with the per-act layout ours builds on the first act (reads_past "
+          "builds it). Ours validates the declaration first (spec/validation.md); upstream reads it raw")
     print(f"{'declaration':<36}{'ours µs':>10}{'upstream µs':>13}{'ours/upstream':>15}")
     for label, (declaration, _) in DECLARATIONS.items():
-        ours_s, theirs_s = best_pair(partial(ours.of, declaration), partial(upstream.of, declaration), rounds=3)
+        ours_s, theirs_s = best_pair(partial(_of_and_layout, declaration), partial(upstream.of, declaration), rounds=3)
         measured[label] = ours_s, theirs_s
         print(f"{label:<36}{ours_s * 1e6:>10.1f}{theirs_s * 1e6:>13.2f}{ours_s / theirs_s:>14.0f}x")
     return measured

@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -65,7 +66,7 @@ class Schedule:
     period (≥ 1); `alone`: keys read at the act's own step only, in declaration order; `every`: the whole
     observation's period, or None; `whole`: no keys are named (`streams` null); `pad`: "repeat_first" or "drop".
 
-    Built by `of`. Treat it as immutable: the per-act data derived from it is computed once, on construction.
+    Built by `of`. Treat it as immutable: the per-act data derived from it is computed once, on the first act.
     """
 
     windows: dict[str, tuple[int, ...]]
@@ -74,10 +75,12 @@ class Schedule:
     every: int | None
     whole: bool
     pad: str
-    _plan: _Plan = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_plan", _Plan(self))
+    @cached_property
+    def _plan(self) -> _Plan:
+        """The per-act layout, built on the first act that needs it (so `of` costs what building the record costs,
+        and a schedule that is never acted on pays nothing more), then kept."""
+        return _Plan(self)
 
 
 def _sorted_union(*groups: tuple[str, ...] | set[str]) -> tuple[str, ...]:
