@@ -33,7 +33,7 @@ import heapq
 import math
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from seq_io_ref import schedule as sch
@@ -135,12 +135,44 @@ class Limits:
             if type(value) is not int or not 1 <= value <= most:
                 raise ValueError(f"{name} must be an integer from 1 to {most:,}; got {value!r}")
 
+    @staticmethod
+    def scaled(given: object) -> Limits:
+        """The contract's limits and this keeper's MAX_EPISODES, with those `given` names (a JSON object: a scenario's
+        or a test keeper's `limits`) replaced, numbers read by value (2.0 is 2); ValueError when it names another
+        limit or a value outside its range (STR-SETUP, STR-SCENARIO)."""
+        if given is None:
+            given = {}
+        if not isinstance(given, dict) or given.keys() - LIMIT_FIELDS.keys():
+            raise ValueError(f"limits may name only {', '.join(LIMIT_FIELDS)} (STR-SETUP); got {given!r}")
+        values: dict[str, Any] = {LIMIT_FIELDS[name]: _by_value(value) for name, value in given.items()}
+        limits = replace(Limits.of_contract(), **values)  # check() below refuses a value that is not an int
+        limits.check()
+        return limits
+
+
+LIMIT_FIELDS = {FRAMES: "frames", BYTES: "bytes", WORKER_BYTES: "worker_bytes", EPISODES: "episodes"}
+"""The limits a test may set (spec/stream.md STR-SETUP) → the field of `Limits` that holds each."""
+
+
+def _by_value(value: object) -> object:
+    """A JSON number whose value is an integer, as that int (10.0 is 10, spec/validation.md); anything else as is."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
 
 def check_episode_idle(episode_idle: object) -> None:
     """ValueError unless `episode_idle` is a Timeouts.episode_idle: None or an integer 10..86400."""
     if episode_idle is not None and not (type(episode_idle) is int and 10 <= episode_idle <= 86400):
         raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got "
                          f"{episode_idle!r}")
+
+
+def episode_idle_of(given: object) -> int | None:
+    """A scenario's or a test keeper's `episode_idle` read by value (10.0 is 10); ValueError outside its range."""
+    value = _by_value(given)
+    check_episode_idle(value)
+    return value if type(value) is int else None
 
 
 def stream_wait_s() -> float:
@@ -306,9 +338,11 @@ class Keeper:
         missing = sorted(waiting.missing)
         episode.waiting = None
         del self._waiting[episode_id]
-        error = StreamError(FRAMES_MISSING, f"the act at {waiting.t} waited {self.wait_s} s for frames "
-                                            f"{_numbers(missing)}, which were neither posted nor declared skipped",
-                            missing=missing)
+        # The keeper's clock may run faster than real time (a test worker's, STR-SETUP), so the message names the
+        # wait by its name, not by seconds a person would read as real ones.
+        error = StreamError(FRAMES_MISSING, f"the act at {waiting.t} waited STREAM_WAIT_S for frames "
+                                            f"{_numbers(missing)}, which were neither posted nor declared skipped "
+                                            "by its deadline", missing=missing)
         self._events.answers.append(Answer(episode_id, error=error))
 
     def _end_idle(self, now: float, idle: int) -> None:
@@ -335,8 +369,8 @@ class Keeper:
         """The episode a request names, or a new one (STR-EPISODE); refused when it ended (STR-ENDED) or would be
         one too many (STR-LIMIT-EPISODES)."""
         if episode_id in self._ended:
-            raise StreamError(EPISODE_ENDED, f"the episode {episode_id!r} ended after {self.idle} s without a "
-                                             "post or an act; start a new episode under a new id")
+            raise StreamError(EPISODE_ENDED, f"the episode {episode_id!r} ended after its idle timeout (episode_idle)"
+                                             " passed without a post or an act; start a new episode under a new id")
         episode = self._episodes.get(episode_id)
         if episode is not None:
             return episode

@@ -20,14 +20,13 @@ import math
 import sys
 import traceback
 from collections.abc import Callable
-from dataclasses import replace
 from functools import cache
 from importlib import metadata
 from typing import Any, BinaryIO, TextIO
 
 from seq_io_ref import schedule as sch
 from seq_io_ref.envelope import envelope_of_json
-from seq_io_ref.keeper import Keeper, Limits, StreamError, check_episode_idle
+from seq_io_ref.keeper import Keeper, Limits, StreamError, episode_idle_of
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
 from seq_io_ref.spec_data import SpecError, load_spec
@@ -40,9 +39,6 @@ KINDS = ("validation", "schedule", "envelope", "rows_of", "stream")
 KEEPER_OPERATIONS = ("observe", "act", "advance")
 INTERNAL_ERROR = "testee.internal-error"
 INVALID_SCENARIO = "stream.invalid-scenario"
-_LIMIT_FIELDS = {"MAX_STREAM_FRAMES": "frames", "MAX_STREAM_BYTES": "bytes", "MAX_WORKER_STREAM_BYTES": "worker_bytes",
-                 "MAX_EPISODES": "episodes"}
-"""The limits a scenario may set (spec/stream.md STR-SETUP) → the field of seq_io_ref.keeper.Limits."""
 _OPTIONS = {"fast": False}
 
 
@@ -112,40 +108,37 @@ def _error_outcome(error: StreamError) -> dict[str, Any]:
     return outcome | {name: error.details[name] for name in ("missing", "limit", "last_act") if name in error.details}
 
 
-def _whole(value: Any) -> Any:
-    """A JSON number whose value is an integer as that int (10.0 is 10); any other value unchanged."""
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
-
-
 def _scenario_setup(given: dict[str, Any]) -> tuple[Limits, int | None]:
     """The keeper's limits and idle timeout, and every advance checked, before anything is played (STR-SCENARIO);
     _MalformedScenario names what breaks spec/stream.md."""
-    scaled = given.get("limits") or {}
-    if not isinstance(scaled, dict) or scaled.keys() - _LIMIT_FIELDS.keys():
-        raise _MalformedScenario(f"limits names only {', '.join(_LIMIT_FIELDS)}; got {scaled!r}")
-    limits = replace(Limits.of_contract(), **{_LIMIT_FIELDS[name]: _whole(value) for name, value in scaled.items()})
-    idle = _whole(given.get("episode_idle"))
     try:
-        limits.check()
-        check_episode_idle(idle)
+        limits = Limits.scaled(given.get("limits"))
+        idle = episode_idle_of(given.get("episode_idle"))
     except ValueError as error:
         raise _MalformedScenario(str(error)) from None
+    problem = malformed_operations(given["operations"])
+    if problem is not None:
+        raise _MalformedScenario(problem)
+    return limits, idle
+
+
+def malformed_operations(operations: list[Any]) -> str | None:
+    """What makes a scenario's operations malformed (STR-SCENARIO: not exactly one of the three operations, an
+    advance that is not a finite number >= 0 or that makes the virtual clock infinite, STR-CLOCK), or None."""
     clock = 0.0
-    for index, operation in enumerate(given["operations"]):
+    for index, operation in enumerate(operations):
         if not isinstance(operation, dict) or len(operation) != 1 or next(iter(operation)) not in KEEPER_OPERATIONS:
-            raise _MalformedScenario(f"operation {index} is not exactly one of {', '.join(KEEPER_OPERATIONS)}")
+            return f"operation {index} is not exactly one of {', '.join(KEEPER_OPERATIONS)}"
         seconds = operation.get("advance", 0.0)
         if type(seconds) not in (int, float) or seconds < 0:
-            raise _MalformedScenario(f"operation {index}: advance is a number of seconds >= 0; got {seconds!r}")
+            return f"operation {index}: advance is a number of seconds >= 0; got {seconds!r}"
         try:
             clock += float(seconds)
         except OverflowError:
             clock = float("inf")
         if not math.isfinite(clock):
-            raise _MalformedScenario(f"operation {index}: the virtual clock would no longer be finite (STR-CLOCK)")
-    return limits, idle
+            return f"operation {index}: the virtual clock would no longer be finite (STR-CLOCK)"
+    return None
 
 
 def _stream(given: dict[str, Any]) -> dict[str, Any]:

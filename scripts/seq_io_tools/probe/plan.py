@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from seq_io_ref.keeper import FRAMES_MISSING, stream_wait_s
+from seq_io_ref.keeper import EPISODES, FRAMES_MISSING, WORKER_BYTES, stream_wait_s
 
 from seq_io_tools.runner.kinds import expected_outcome
 
@@ -133,13 +133,15 @@ def plan_of(data: dict[str, Any]) -> Plan:
                  what=f"the wait of the act at operation {act} (deadline {deadline!r})")
     idle = data.get("episode_idle")
     if idle is not None:
-        _idle_constraints(plan, operations, float(idle), shared="MAX_WORKER_STREAM_BYTES" in (data.get("limits") or {}))
+        scaled = data.get("limits") or {}
+        _idle_constraints(plan, operations, float(idle), shared=bool({WORKER_BYTES, EPISODES} & scaled.keys()))
     return plan
 
 
 def _idle_constraints(plan: Plan, operations: list[dict[str, Any]], idle: float, *, shared: bool) -> None:
     """Each request against the idle end and the forgetting of its episode (of every episode when the worker-wide
-    byte limit is scaled down, since an ended episode's frames then change what other episodes may post)."""
+    byte limit or MAX_EPISODES is scaled down, since an ended episode then changes what other episodes may post or
+    start: its frames are released, its place freed)."""
     last: dict[str, int] = {}  # episode → the last operation the worker accepted for it
     for index, operation in enumerate(operations):
         if "advance" in operation:

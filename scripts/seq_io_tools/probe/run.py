@@ -26,23 +26,26 @@ from typing import Any
 
 import httpx
 from seq_io_ref.json_values import json_equal
-from seq_io_ref.keeper import Limits, stream_wait_s
+from seq_io_ref.keeper import BYTES, EPISODES, FRAMES, WORKER_BYTES, Limits, stream_wait_s
+from seq_io_ref.validation import checking_contract
 
 from seq_io_tools.probe.plan import Plan, Violation, plan_of, violations
 from seq_io_tools.probe.replay import Replayed, Settings, Target, replay
+from seq_io_tools.reference_testee import malformed_operations
 from seq_io_tools.runner import xfail
 from seq_io_tools.runner.kinds import expected_outcome, operation_name
 from seq_io_tools.runner.reports import Record
 from seq_io_tools.runner.suite import SuiteCase
 from seq_io_tools.runner.verdict import Difference, Verdict, differences, differences_text
 from seq_io_tools.runner.xfail import ExpectedFailures
+from seq_io_tools.worker.host import MIN_TEST_WAIT_S
 
 NOT_APPLICABLE = "not applicable over HTTP"
 RETRIES = 2
 QUIET_S = 3.0
-MIN_WAIT_S = 0.00001
-"""The shortest wait a test keeper takes (conformance/worker.md)."""
 """Real seconds a scenario's advances are compressed to when its margins allow (a long silence with no deadline)."""
+CONTRACT_LIMITS = (FRAMES, BYTES, WORKER_BYTES)
+"""The limits of spec/contract.json; MAX_EPISODES is the keeper's own (STR-LIMIT-EPISODES)."""
 HEAVY = 200
 """Scenarios of more requests than this run one at a time: their timing suffers most from a busy worker."""
 MAX_EPISODE_ID = 256
@@ -78,9 +81,8 @@ class WorkerConfig:
 
     @staticmethod
     def of(info: dict[str, Any]) -> WorkerConfig:
-        contract = Limits.of_contract()
-        limits = {"MAX_STREAM_FRAMES": contract.frames, "MAX_STREAM_BYTES": contract.bytes,
-                  "MAX_WORKER_STREAM_BYTES": contract.worker_bytes} | dict(info.get("limits") or {})
+        stated = dict(info.get("limits") or {})
+        limits = _contract_limits() | {name: stated[name] for name in CONTRACT_LIMITS if name in stated}
         return WorkerConfig(info.get("declaration"), info.get("rate"), info.get("episode_idle"), limits,
                             float(info["wait_s"]), bool(info.get("testing", False)))
 
@@ -89,10 +91,35 @@ def is_not_applicable(note: str) -> bool:
     return note.startswith(NOT_APPLICABLE + ":")
 
 
-def scenario_limits(data: dict[str, Any]) -> dict[str, int]:
+def _contract_limits() -> dict[str, int]:
     contract = Limits.of_contract()
-    return {"MAX_STREAM_FRAMES": contract.frames, "MAX_STREAM_BYTES": contract.bytes,
-            "MAX_WORKER_STREAM_BYTES": contract.worker_bytes} | dict(data.get("limits") or {})
+    return {FRAMES: contract.frames, BYTES: contract.bytes, WORKER_BYTES: contract.worker_bytes}
+
+
+def scenario_limits(data: dict[str, Any]) -> dict[str, int]:
+    """The contract limits a scenario's keeper has: the contract's, less those it scales down."""
+    scaled = data.get("limits") or {}
+    return _contract_limits() | {name: scaled[name] for name in CONTRACT_LIMITS if name in scaled}
+
+
+def keeper_body(data: dict[str, Any]) -> dict[str, Any]:
+    """A scenario's setup as `POST /stream/keepers` takes it (conformance/worker.md), numbers as the vector writes
+    them: the worker reads them by value (STR-SCENARIO)."""
+    return {"declaration": data["declaration"],
+            **{name: data[name] for name in ("rate", "episode_idle", "limits") if name in data}}
+
+
+def refusal_rule(response: httpx.Response) -> str | None:
+    """The rule of a refused test keeper configuration: the one issue of a 400 `invalid_body` StreamError."""
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    if response.status_code != 400 or not checking_contract().validate_value("StreamError", body).valid:
+        return None
+    issues = body["error"]["details"].get("issues") or [{}]
+    rule = issues[0].get("rule")
+    return rule if isinstance(rule, str) else None
 
 
 def needs(data: dict[str, Any], wait_s: float) -> str:
@@ -141,8 +168,16 @@ class Prober:
     def not_applicable(self, case: SuiteCase, plan: Plan | None) -> str | None:
         data = case.case.data
         if "expect" in data:
-            return (f"{NOT_APPLICABLE}: the keeper cannot be made (expects {data['expect'].get('error')}, "
-                    "STR-SETUP); a worker refuses such a policy when it is deployed, not on POST /observe or /act")
+            malformed = malformed_operations(data["operations"])
+            if malformed is not None:
+                return (f"{NOT_APPLICABLE}: the scenario is malformed in its operations ({malformed}; STR-SCENARIO): "
+                        "refusing it is a testee's answer to the vector, and an advance is the probe's own wait, "
+                        "nothing a worker is asked")
+            if not self.config.testing:
+                return (f"{NOT_APPLICABLE}: the keeper cannot be made (expects {data['expect'].get('error')}, "
+                        "STR-SETUP); a worker refuses such a configuration when it is deployed, not on POST /observe "
+                        "or /act, and only a worker with test keepers can be asked (POST /stream/keepers)")
+            return None
         assert plan is not None
         if plan.tie is not None:
             tie = plan.tie
@@ -167,7 +202,7 @@ class Prober:
         roomy = self.settings.min_wait_s
         if plan.duration > 0:
             roomy = min(roomy, QUIET_S / plan.duration * wait)
-        return max(needed, roomy, MIN_WAIT_S)
+        return max(needed, roomy, MIN_TEST_WAIT_S)
 
     def _mismatch(self, case: SuiteCase, plan: Plan) -> str | None:
         """Why the worker's own keeper cannot replay this scenario (None: it can)."""
@@ -184,8 +219,10 @@ class Prober:
             differs.append("limits")
         if config.wait_s < wanted:
             differs.append("wait")
-        if "MAX_WORKER_STREAM_BYTES" in (data.get("limits") or {}):
+        if WORKER_BYTES in (data.get("limits") or {}):
             differs.append("a fresh worker (its worker-wide byte limit counts every episode the worker holds)")
+        if EPISODES in (data.get("limits") or {}):
+            differs.append("a fresh worker (MAX_EPISODES counts every episode the worker holds)")
         if not differs:
             unmapped = [name for name in _episode_ids(data) if _fresh_id(self.run_id, 0, name) is None]
             if unmapped:
@@ -207,8 +244,9 @@ class Prober:
             # Counted as an expected failure (JUnit <skipped>, TAP TODO): a skip would fail the run, and these cases
             # are not the worker's to pass; the note carries the reason into every report.
             return Record(case, Verdict("skip", reason), "xfail", True, reason, entry, 0.0)
-        assert plan is not None
-        if self.config.testing:
+        if plan is None:
+            verdict = await self._setup_refused(case)
+        elif self.config.testing:
             verdict = await self._on_test_keeper(case, plan)
         else:
             mismatch = self._mismatch(case, plan)
@@ -216,19 +254,48 @@ class Prober:
         outcome, ok, note = xfail.outcome(verdict, entry)
         return Record(case, verdict, outcome, ok, note, entry, time.monotonic() - begun)
 
+    async def _make_keeper(self, body: dict[str, Any]) -> httpx.Response | Verdict:
+        try:
+            return await self.client.post(self.url + "/stream/keepers", json=body,
+                                          timeout=self.settings.http.timeout_s)
+        except httpx.HTTPError as error:
+            return Verdict("error", f"the worker did not answer POST /stream/keepers: {error!r}")
+
+    async def _setup_refused(self, case: SuiteCase) -> Verdict:
+        """A setup that STR-SETUP refuses (a case-level `expect`) must be refused by the test keeper endpoint with
+        the vector's error id as the rule of its issue (conformance/worker.md, "Test keepers")."""
+        data = case.case.data
+        wanted = data["expect"]["error"]
+        made = await self._make_keeper(keeper_body(data))
+        if isinstance(made, Verdict):
+            return made
+        if made.status_code == 201:
+            base = _base_of(made)
+            if base is not None:
+                await _quietly(self.client.delete(self.url + base, timeout=self.settings.http.timeout_s))
+            return Verdict("fail", f"the worker made a keeper for this setup; STR-SETUP refuses it ({wanted})")
+        rule = refusal_rule(made)
+        if rule == wanted:
+            return Verdict("pass")
+        got = f"rule {rule}" if rule else f"status {made.status_code}, {made.text[:160]!r}"
+        return Verdict("fail", f"POST /stream/keepers refused this setup with {got}; the vector expects {wanted} "
+                               "(a 400 invalid_body StreamError whose issue names that rule)")
+
     async def _on_test_keeper(self, case: SuiteCase, plan: Plan) -> Verdict:
         data = case.case.data
         wait_s = self.wait_for(plan)
         problems: list[Violation] = []
         for _ in range(RETRIES + 1):
-            body: dict[str, Any] = {"declaration": data["declaration"], "wait_s": wait_s,
-                    **{name: data[name] for name in ("rate", "episode_idle", "limits") if name in data}}
-            try:
-                made = await self.client.post(self.url + "/stream/keepers", json=body,
-                                              timeout=self.settings.http.timeout_s)
-                base = self.url + made.json()["base"]
-            except (httpx.HTTPError, ValueError, KeyError, TypeError) as error:
-                return Verdict("error", f"the worker did not make a test keeper (POST /stream/keepers): {error!r}")
+            made = await self._make_keeper(keeper_body(data) | {"wait_s": wait_s})
+            if isinstance(made, Verdict):
+                return made
+            made_base = _base_of(made) if made.status_code == 201 else None
+            if made_base is None:
+                rule = refusal_rule(made)
+                said = f"rule {rule}" if rule else repr(made.text[:160])
+                return Verdict("fail", f"the worker did not make this scenario's keeper (POST /stream/keepers "
+                                       f"answered {made.status_code}, {said}); STR-SETUP says a keeper takes it")
+            base = self.url + made_base
             target = Target(base, True, wait_s / stream_wait_s())
             try:
                 verdict, problems = await self._replay(case, plan, target)
@@ -268,6 +335,14 @@ class Prober:
         except TimeoutError:
             return Verdict("fail", f"the scenario did not finish within {budget:.0f} s"), []
         return judge(case, replayed), violations(plan, replayed.timings, target.scale, self.settings.latency_s)
+
+
+def _base_of(made: httpx.Response) -> str | None:
+    try:
+        base = made.json().get("base")
+    except (ValueError, AttributeError):
+        return None
+    return base if isinstance(base, str) and base.startswith("/") else None
 
 
 def _episode_ids(data: dict[str, Any]) -> set[str]:

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from seq_io_ref.keeper import INVALID_BODY, StreamError
+from seq_io_ref.keeper import INVALID_BODY, Limits, StreamError, episode_idle_of
 from seq_io_ref.schedule import ScheduleError
 from seq_io_ref.wire import WIRE_JSON_SYNTAX, parse_json_text
 from starlette.applications import Starlette
@@ -43,7 +43,15 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from seq_io_tools.worker.host import KeeperHost, Reply, StreamConfig, observe_format, unavailable
+from seq_io_tools.worker.host import (
+    MAX_TEST_WAIT_S,
+    MIN_TEST_WAIT_S,
+    KeeperHost,
+    Reply,
+    StreamConfig,
+    observe_format,
+    unavailable,
+)
 
 FORMATS_HEADER = "Seq-Accept-Formats"
 DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024
@@ -195,14 +203,12 @@ class Worker:
                            f"{MAX_TEST_KEEPERS} test keepers exist; delete some first")
         try:
             config = test_config(body, self.root.config)
-        except (ValueError, TypeError, KeyError) as error:
-            return _shaped(400, "invalid_request", "invalid_configuration", str(error))
-        try:
             host = KeeperHost(config)
-        except ScheduleError as error:
-            return _shaped(400, "invalid_request", "invalid_configuration", error.message, rule=error.rule)
-        except ValueError as error:
-            return _shaped(400, "invalid_request", "invalid_configuration", str(error))
+        except ConfigurationRefused as refused:
+            return refused.reply
+        except ScheduleError as error:  # `of` refuses the declaration or the rate (STR-SETUP)
+            where = "$.rate" if error.rule in ("schedule.rate-required", "schedule.invalid-rate") else "$.declaration"
+            return ConfigurationRefused(where, error.rule, error.message).reply
         self._next_key += 1
         key = f"k{self._next_key}"
         self.keepers[key] = host
@@ -222,30 +228,44 @@ class Worker:
             self.delete_keeper(key)
 
 
-def test_config(body: Any, root: StreamConfig) -> StreamConfig:
-    """A test keeper's configuration from a JSON body; absent members take the contract's values."""
-    from seq_io_ref.keeper import Limits
+INVALID_SCENARIO = "stream.invalid-scenario"
+KEEPER_CONFIGURATION = "worker.keeper-configuration"
+"""The rule of a test keeper's configuration that only conformance/worker.md defines (its members, `wait_s`)."""
 
+
+class ConfigurationRefused(Exception):
+    """A test keeper's configuration refused: 400 `invalid_body` whose one issue names where and by which rule
+    (conformance/worker.md, "Test keepers")."""
+
+    def __init__(self, path: str, rule: str, message: str) -> None:
+        super().__init__(message)
+        error = StreamError(INVALID_BODY, f"the test keeper cannot be made: {message}",
+                            issues=[{"path": path, "rule": rule, "message": message}])
+        self.reply = Reply(error.status, error.body())
+
+
+def test_config(body: Any, root: StreamConfig) -> StreamConfig:
+    """A test keeper's configuration from a JSON body, numbers read by value (STR-SCENARIO); absent members take
+    the contract's values. ConfigurationRefused names what STR-SETUP or this endpoint refuses."""
     if not isinstance(body, dict) or "declaration" not in body:
-        raise ValueError("a test keeper needs an object with at least `declaration` (an Observations or null)")
-    unknown = body.keys() - {"declaration", "rate", "episode_idle", "limits", "wait_s"}
+        raise ConfigurationRefused("$", KEEPER_CONFIGURATION, "a test keeper needs an object with at least "
+                                                              "`declaration` (an Observations or null)")
+    unknown = sorted(body.keys() - {"declaration", "rate", "episode_idle", "limits", "wait_s"})
     if unknown:
-        raise ValueError(f"unknown members {sorted(unknown)}")
-    contract = Limits.of_contract()
-    scaled = body.get("limits") or {}
-    if not isinstance(scaled, dict) or scaled.keys() - {"MAX_STREAM_FRAMES", "MAX_STREAM_BYTES",
-                                                        "MAX_WORKER_STREAM_BYTES"}:
-        raise ValueError("limits names only MAX_STREAM_FRAMES, MAX_STREAM_BYTES, MAX_WORKER_STREAM_BYTES")
-    values = [scaled.get(name, default) for name, default in (("MAX_STREAM_FRAMES", contract.frames),
-                                                              ("MAX_STREAM_BYTES", contract.bytes),
-                                                              ("MAX_WORKER_STREAM_BYTES", contract.worker_bytes))]
-    if any(type(value) is not int or value < 1 for value in values):
-        raise ValueError("every limit is a positive integer")
+        raise ConfigurationRefused(f"$.{unknown[0]}", KEEPER_CONFIGURATION, f"unknown members {unknown}")
+    try:
+        limits = Limits.scaled(body.get("limits"))
+    except ValueError as error:
+        raise ConfigurationRefused("$.limits", INVALID_SCENARIO, str(error)) from None
+    try:
+        idle = episode_idle_of(body.get("episode_idle"))
+    except ValueError as error:
+        raise ConfigurationRefused("$.episode_idle", INVALID_SCENARIO, str(error)) from None
     wait_s = body.get("wait_s", root.wait_s)
-    if type(wait_s) not in (int, float) or not 0.00001 <= wait_s <= 3600:
-        raise ValueError("wait_s is a number of seconds from 0.00001 to 3600")
-    return StreamConfig(body["declaration"], body.get("rate"), body.get("episode_idle"), Limits(*values),
-                        float(wait_s))
+    if type(wait_s) not in (int, float) or not MIN_TEST_WAIT_S <= wait_s <= MAX_TEST_WAIT_S:
+        raise ConfigurationRefused("$.wait_s", KEEPER_CONFIGURATION, f"wait_s is a number of seconds from "
+                                                                     f"{MIN_TEST_WAIT_S:g} to {MAX_TEST_WAIT_S:g}")
+    return StreamConfig(body["declaration"], body.get("rate"), idle, limits, float(wait_s))
 
 
 def _dump(value: Any) -> bytes:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from seq_io_ref.keeper import Limits, stream_wait_s
+from seq_io_ref.keeper import BYTES, EPISODES, FRAMES, MAX_EPISODES, WORKER_BYTES, Limits, stream_wait_s
 from seq_io_ref.schedule import ScheduleError
 from seq_io_ref.validation import contract
 
@@ -78,6 +78,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="MAX_STREAM_BYTES (default: the contract's)")
     parser.add_argument("--max-worker-stream-bytes", type=_positive_int, metavar="N",
                         help="MAX_WORKER_STREAM_BYTES (default: the contract's)")
+    parser.add_argument("--max-episodes", type=_positive_int, metavar="N",
+                        help=f"MAX_EPISODES, the episodes held at once (default {MAX_EPISODES:,}, the reference "
+                             "keeper's; STR-LIMIT-EPISODES)")
     parser.add_argument("--max-body-bytes", type=_positive_int, default=None, metavar="N",
                         help="the largest request body read, in bytes (default 128 MiB)")
     parser.add_argument("--body-timeout", type=_seconds, default=None, metavar="S",
@@ -111,9 +114,12 @@ def stream_config(args: argparse.Namespace) -> Any:
 
     declaration, hz = read_policy(args.policy) if args.policy is not None else (None, None)
     rate = args.rate if args.rate is not None else hz
-    contract_limits = Limits.of_contract()
-    limits = Limits(args.max_stream_frames or contract_limits.frames, args.max_stream_bytes or contract_limits.bytes,
-                    args.max_worker_stream_bytes or contract_limits.worker_bytes)
+    flags = {FRAMES: args.max_stream_frames, BYTES: args.max_stream_bytes, WORKER_BYTES: args.max_worker_stream_bytes,
+             EPISODES: args.max_episodes}
+    try:
+        limits = Limits.scaled({name: value for name, value in flags.items() if value is not None})
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     return StreamConfig(declaration, rate, args.episode_idle, limits, args.wait_s or stream_wait_s())
 
 

@@ -34,6 +34,8 @@ from seq_io_ref.keeper import Keeper, Limits, StreamError, stream_wait_s
 from seq_io_ref.spec_data import load_spec
 
 UNAVAILABLE = 503
+MIN_TEST_WAIT_S, MAX_TEST_WAIT_S = 0.00001, 3600.0
+"""The real waits a test keeper takes (conformance/worker.md, "Test keepers")."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class StreamConfig:
         idle_s = None if self.episode_idle is None else self.episode_idle * self.scale
         return {"declaration": self.declaration, "rate": self.rate, "episode_idle": self.episode_idle,
                 "limits": {"MAX_STREAM_FRAMES": self.limits.frames, "MAX_STREAM_BYTES": self.limits.bytes,
-                           "MAX_WORKER_STREAM_BYTES": self.limits.worker_bytes},
+                           "MAX_WORKER_STREAM_BYTES": self.limits.worker_bytes, "MAX_EPISODES": self.limits.episodes},
                 "stream_wait_s": stream_wait_s(), "wait_s": self.wait_s, "episode_idle_s": idle_s,
                 "time_scale": self.scale}
 
