@@ -107,21 +107,32 @@ async def _timed(connection: Connection, path: str, body: Any, sink: list[float]
     return answer
 
 
+def _batch(episode: Episode, number: int) -> dict[str, Any]:
+    """The post of frames number .. number + BATCH - 1."""
+    return {"episode_id": episode.name, "frames": [frame(episode.name, n) for n in range(number, number + BATCH)]}
+
+
+async def _act_after_batch(connection: Connection, episode: Episode, number: int, totals: Totals) -> int:
+    """The act at the number after the batch that started at `number`, recorded and counted; the next batch's
+    first number."""
+    number += BATCH
+    act = {"episode_id": episode.name, "seq": number, "inputs": {"own": number}}
+    status, answer = await _timed(connection, "/act", act, totals.act_ms)
+    episode.traffic.append(("act", act, status, answer))
+    totals.frames += BATCH + 1
+    totals.requests += 2
+    return number + 1
+
+
 async def regular(url: str, episode: Episode, stop_at: float, totals: Totals) -> None:
     """Batches of frames, each followed by an act at the next number, until the time is up."""
     connection = Connection(url)
     number = 0
     while time.monotonic() < stop_at:
-        body = {"episode_id": episode.name, "frames": [frame(episode.name, n) for n in range(number, number + BATCH)]}
+        body = _batch(episode, number)
         status, answer = await _timed(connection, "/observe", body, totals.observe_ms)
         episode.traffic.append(("observe", body, status, answer))
-        number += BATCH
-        act = {"episode_id": episode.name, "seq": number, "inputs": {"own": number}}
-        status, answer = await _timed(connection, "/act", act, totals.act_ms)
-        episode.traffic.append(("act", act, status, answer))
-        number += 1
-        totals.frames += BATCH + 1
-        totals.requests += 2
+        number = await _act_after_batch(connection, episode, number, totals)
     connection.close()
 
 
@@ -144,7 +155,7 @@ async def faulty(url: str, episode: Episode, stop_at: float, totals: Totals, lim
     number, rounds = 0, 0
     while time.monotonic() < stop_at:
         rounds += 1
-        body = {"episode_id": episode.name, "frames": [frame(episode.name, n) for n in range(number, number + BATCH)]}
+        body = _batch(episode, number)
         text = json.dumps(body).encode()
         await _half_post(url, text)
         with contextlib.suppress(TimeoutError):  # given up on: it may or may not have been applied,
@@ -159,13 +170,7 @@ async def faulty(url: str, episode: Episode, stop_at: float, totals: Totals, lim
             huge = b'{"episode_id": "' + episode.name.encode() + b'", "frames": [' + b" " * (9 * 1024 * 1024) + b"]}"
             status, answer = await connection.post("/observe", huge)
             assert status == 400 and answer["error"]["details"]["issues"][0]["rule"] == "http.body-too-large", answer
-        number += BATCH
-        act = {"episode_id": episode.name, "seq": number, "inputs": {"own": number}}
-        status, answer = await _timed(connection, "/act", act, totals.act_ms)
-        episode.traffic.append(("act", act, status, answer))
-        number += 1
-        totals.frames += BATCH + 1
-        totals.requests += 2
+        number = await _act_after_batch(connection, episode, number, totals)
     connection.close()
 
 

@@ -74,8 +74,8 @@ def stage() -> None:
     shutil.copytree(ROOT / "spec", STAGE / "spec", ignore=ignore)
     shutil.copytree(ROOT / "conformance", STAGE / "conformance", ignore=ignore)
     (STAGE / "tests").mkdir()
-    for name in ("conftest.py", Path(JUDGE).name):
-        shutil.copy2(ROOT / "tests" / name, STAGE / "tests" / name)
+    # The judge alone: it uses no fixture, and tests/conftest.py imports helpers of other tests.
+    shutil.copy2(ROOT / JUDGE, STAGE / JUDGE)
     (STAGE / "pyproject.toml").write_text(STAGE_CONFIG, encoding="utf-8")
 
 
@@ -135,6 +135,10 @@ def main() -> int:
     result = statuses()
     if not result:
         print("mutation: mutmut reported no mutants; see the output above")
+        return 1
+    if all(status == "not checked" for status in result.values()):
+        print(f"mutation: mutmut checked no mutant: the judge ({JUDGE}) did not run in {STAGE.relative_to(ROOT)}; "
+              "see the output above")
         return 1
     verdicts = [judge_target(target, {name: status for name, status in result.items()
                                       if name.startswith(target.module + ".")}) for target in TARGETS]

@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from seq_io_ref import schedule
 from seq_io_ref.issues import MAX_ISSUES, QUOTE_CHARS
 from seq_io_ref.schema_errors import _KEYS_NAMED
@@ -43,6 +44,38 @@ def test_the_schedule_result_bound_in_the_prose_is_the_constant() -> None:
     prose = (REPO_ROOT / "spec" / "schedule.md").read_text(encoding="utf-8")
     stated = re.search(r"This implementation's\s+bound is B = ([0-9,]+)", prose)
     assert stated is not None and int(stated.group(1).replace(",", "")) == schedule.MAX_RESULT_ENTRIES
+
+
+# (declaration, the call, the last step of the gap at which its result reaches B entries), one per path of the
+# bound's arithmetic: a whole observation `every` 1, a fed stream alone, a fed stream beside a stream read at each act,
+# and a window beside a fed stream, whose union is what grows. The gaps are only inputs: what the test asserts, that
+# the result there holds exactly B entries and one step more is refused, is SCH-RESULT-BOUND with B documented.
+RESULT_BOUND_EDGES = [
+    ({"every": 1}, "picks", 999_999),
+    ({"every": 1}, "wanted", 1_000_000),
+    ({"streams": {"f": {"every": 1}}}, "picks", 999_999),
+    ({"streams": {"f": {"every": 1}}}, "wanted", 1_000_000),
+    ({"streams": {"f": {"every": 1}, "g": {}}}, "picks", 999_999),
+    ({"streams": {"w": {"at": [-5, -3, 0]}, "f": {"every": 2}}}, "picks", 1_999_995),
+    ({"streams": {"w": {"at": [-5, -3, 0]}, "f": {"every": 2}}}, "wanted", 1_999_995),
+]
+
+
+@pytest.mark.parametrize(("declaration", "call", "gap"), RESULT_BOUND_EDGES)
+def test_the_result_bound_is_exactly_b_entries(declaration: dict[str, object], call: str, gap: int) -> None:
+    """SCH-RESULT-BOUND: this implementation returns results of up to B = MAX_RESULT_ENTRIES entries and refuses
+    one entry more. No vector can pin this (an implementation may choose any B from 1,000,000 to 2^53 - 1, and a
+    result of a million entries is larger than a vector file may be), so the exact bound is pinned here; `make
+    mutation` leaves the bound's arithmetic unmutated for that reason."""
+    plan = schedule.of(declaration, 10)
+
+    def result(last: int) -> list[schedule.Entry]:
+        return schedule.picks(plan, last, -1) if call == "picks" else schedule.wanted(plan, -1, last)
+
+    assert len(result(gap)) == schedule.MAX_RESULT_ENTRIES
+    with pytest.raises(schedule.ScheduleError) as refused:
+        result(gap + 1)
+    assert refused.value.rule == "schedule.result-too-large"
 
 
 def test_without_jiter_and_jsonschema_rs_the_path_of_record_answers() -> None:
