@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from seq_io_ref.issues import Issue
+from seq_io_ref.spec_data import SpecError
 
 JsonObject = dict[str, Any]
 RuleCheck = Callable[[JsonObject, list[str | int]], Iterator[Issue]]
@@ -85,9 +86,11 @@ class Compiler:
     def __init__(self, schemas: list[dict[str, Any]], wanted_types: set[str]) -> None:
         self.schemas = SchemaSet(schemas)
         self.wanted = wanted_types
+        self._following: list[str] = []  # the `$ref`s being followed, outermost first: a repeat is a cycle
 
     def plan_for(self, uri: str) -> Plan | None:
         root = self.schemas.by_uri[uri]
+        self._following = [uri]
         plan = self._plan(root, uri)
         if root.get("title") in self.wanted:
             plan.types.append(root["title"])
@@ -99,7 +102,14 @@ class Compiler:
             return plan
         if "$ref" in schema:
             target_base, target = self.schemas.resolve(base, schema["$ref"])
+            where = urljoin(base, schema["$ref"])
+            if where in self._following:
+                cycle = " -> ".join([*self._following[self._following.index(where):], where])
+                raise SpecError(f"the schemas refer to themselves ({cycle}): a spec's schemas may not be recursive, "
+                                "since the rules beyond the schema are planned by walking them to the end")
+            self._following.append(where)
             plan.merge(self._plan(target, target_base))
+            self._following.pop()
             if "$id" in target and target.get("title") in self.wanted:
                 plan.types.append(target["title"])
         for keyword in ("anyOf", "allOf"):
