@@ -23,6 +23,7 @@ from seq_io_ref.spec_data import load_spec
 from seq_io_ref.wire import parse_json_text
 
 from seq_io_tools.runner import reports, xfail
+from seq_io_tools.runner.cli import shared_argument_problem
 from seq_io_tools.runner.reports import Problem, Report
 from seq_io_tools.runner.suite import SuiteCase, load_cases, select
 from seq_io_tools.runner.xfail import ExpectedFailures, XfailError
@@ -157,11 +158,9 @@ def _run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"iospec probe: needs the HTTP extra ({error.name} is missing): {EXTRA_HINT}", file=sys.stderr)
         return 2
-    if args.fix and args.xfail is None:
-        print("iospec probe: --fix needs --xfail FILE (the list to rewrite)", file=sys.stderr)
-        return 2
-    if not args.vectors.is_dir():
-        print(f"iospec probe: {args.vectors} is not a folder of vector files", file=sys.stderr)
+    problem = shared_argument_problem(args)
+    if problem is not None:
+        print(f"iospec probe: {problem}", file=sys.stderr)
         return 2
     if args.start is not None:
         return _with_started_worker(args)

@@ -174,6 +174,15 @@ def _selection_problems(args: argparse.Namespace, suite: list[SuiteCase]) -> lis
     return found
 
 
+def shared_argument_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the arguments `iospec run` and `iospec probe` share (`--fix`, `--xfail`, `--vectors`)."""
+    if args.fix and args.xfail is None:
+        return "--fix needs --xfail FILE (the list to rewrite)"
+    if not args.vectors.is_dir():
+        return f"{args.vectors} is not a folder of vector files"
+    return None
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         argv = shlex.split(args.impl)
@@ -183,11 +192,9 @@ def _run(args: argparse.Namespace) -> int:
     if not argv:
         print("iospec run: --impl is empty", file=sys.stderr)
         return 2
-    if args.fix and args.xfail is None:
-        print("iospec run: --fix needs --xfail FILE (the list to rewrite)", file=sys.stderr)
-        return 2
-    if not args.vectors.is_dir():
-        print(f"iospec run: {args.vectors} is not a folder of vector files", file=sys.stderr)
+    problem = shared_argument_problem(args)
+    if problem is not None:
+        print(f"iospec run: {problem}", file=sys.stderr)
         return 2
     try:
         expected = _expected(args)
