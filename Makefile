@@ -53,9 +53,9 @@ bump-review: $(STAMP)
 test: $(STAMP) $(JS_STAMP)
 	$(BIN)/python -m pytest
 
-## Everything CI runs: lint, types, vector lint, generated-code drift, tests, and the conformance suite through the
-## runner against both implementations (reports in reports/).
-check: lint typecheck generated-check test conformance conformance-js
+## Everything CI runs: lint, types, vector lint, generated-code drift, tests, the conformance suite through the
+## runner against both implementations (reports in reports/), and the schema mutation score (30-70 s).
+check: lint typecheck generated-check test conformance conformance-js mutation-schemas
 
 lint: $(STAMP)
 	$(BIN)/ruff check reference scripts tests examples package hatch_build.py
