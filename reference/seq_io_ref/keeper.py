@@ -55,6 +55,8 @@ EPISODE_ENDED = "stream.episode-ended"
 FRAMES_OVER_LIMIT = "stream.frames-over-limit"
 ACT_OVER_LIMIT = "stream.act-over-limit"
 TOO_MANY_EPISODES = "stream.too-many-episodes"
+INVALID_SCENARIO = "stream.invalid-scenario"
+"""A scenario or a test keeper's setup that STR-SETUP or STR-SCENARIO refuses; never an answer of a keeper."""
 
 ERRORS: dict[str, tuple[int, str]] = {
     INVALID_BODY: (400, "invalid_request"),
@@ -156,9 +158,8 @@ LIMIT_FIELDS = {FRAMES: "frames", BYTES: "bytes", WORKER_BYTES: "worker_bytes", 
 
 def _by_value(value: object) -> object:
     """A JSON number whose value is an integer, as that int (10.0 is 10, spec/validation.md); anything else as is."""
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
+    whole = _whole(value)
+    return value if whole is None else whole
 
 
 def check_episode_idle(episode_idle: object) -> None:

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO, TextIO
 
 from seq_io_ref import schedule as sch
 from seq_io_ref.envelope import envelope_of_json
-from seq_io_ref.keeper import Keeper, Limits, StreamError, episode_idle_of
+from seq_io_ref.keeper import INVALID_SCENARIO, Keeper, Limits, StreamError, episode_idle_of
 from seq_io_ref.rows_of import rows_of
 from seq_io_ref.schedule import Entry, ScheduleError
 from seq_io_ref.spec_data import SpecError, load_spec
@@ -38,7 +38,6 @@ PROTOCOL = 1
 KINDS = ("validation", "schedule", "envelope", "rows_of", "stream")
 KEEPER_OPERATIONS = ("observe", "act", "advance")
 INTERNAL_ERROR = "testee.internal-error"
-INVALID_SCENARIO = "stream.invalid-scenario"
 _OPTIONS = {"fast": False}
 
 

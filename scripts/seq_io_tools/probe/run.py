@@ -81,9 +81,7 @@ class WorkerConfig:
 
     @staticmethod
     def of(info: dict[str, Any]) -> WorkerConfig:
-        stated = dict(info.get("limits") or {})
-        limits = _contract_limits() | {name: stated[name] for name in CONTRACT_LIMITS if name in stated}
-        return WorkerConfig(info.get("declaration"), info.get("rate"), info.get("episode_idle"), limits,
+        return WorkerConfig(info.get("declaration"), info.get("rate"), info.get("episode_idle"), scenario_limits(info),
                             float(info["wait_s"]), bool(info.get("testing", False)))
 
 
@@ -91,15 +89,13 @@ def is_not_applicable(note: str) -> bool:
     return note.startswith(NOT_APPLICABLE + ":")
 
 
-def _contract_limits() -> dict[str, int]:
-    contract = Limits.of_contract()
-    return {FRAMES: contract.frames, BYTES: contract.bytes, WORKER_BYTES: contract.worker_bytes}
-
-
 def scenario_limits(data: dict[str, Any]) -> dict[str, int]:
-    """The contract limits a scenario's keeper has: the contract's, less those it scales down."""
+    """The contract limits a keeper has, from a scenario or a worker's /stream/info: the contract's, less those its
+    `limits` scale down."""
+    contract = Limits.of_contract()
     scaled = data.get("limits") or {}
-    return _contract_limits() | {name: scaled[name] for name in CONTRACT_LIMITS if name in scaled}
+    return {FRAMES: contract.frames, BYTES: contract.bytes, WORKER_BYTES: contract.worker_bytes} | {
+        name: scaled[name] for name in CONTRACT_LIMITS if name in scaled}
 
 
 def keeper_body(data: dict[str, Any]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from seq_io_ref.keeper import INVALID_BODY, Limits, StreamError, episode_idle_of
+from seq_io_ref.keeper import INVALID_BODY, INVALID_SCENARIO, Limits, StreamError, episode_idle_of
 from seq_io_ref.schedule import ScheduleError
 from seq_io_ref.wire import WIRE_JSON_SYNTAX, parse_json_text
 from starlette.applications import Starlette
@@ -228,7 +228,6 @@ class Worker:
             self.delete_keeper(key)
 
 
-INVALID_SCENARIO = "stream.invalid-scenario"
 KEEPER_CONFIGURATION = "worker.keeper-configuration"
 """The rule of a test keeper's configuration that only conformance/worker.md defines (its members, `wait_s`)."""
 
