@@ -191,3 +191,9 @@ def test_start_runs_the_worker_for_the_length_of_the_probe() -> None:
 def test_start_with_a_command_that_never_listens_is_one_line() -> None:
     done = probe_started("sleep 60", "--group", "stream/act/*", timeout=120)
     assert done.returncode == 2 and "did not print `listening on URL`" in done.stderr
+
+
+@pytest.mark.parametrize(("command", "said"), [("", "--start is empty"), ("'unclosed", "cannot be split into words")])
+def test_start_with_no_command_is_one_line(command: str, said: str) -> None:
+    done = probe_started(command, "--group", "stream/act/*", timeout=120)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import queue
-import shlex
 import signal
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from seq_io_ref.spec_data import load_spec
 from seq_io_ref.wire import parse_json_text
 
 from seq_io_tools.runner import reports, xfail
-from seq_io_tools.runner.cli import shared_argument_problem
+from seq_io_tools.runner.cli import command_words, shared_argument_problem
 from seq_io_tools.runner.reports import Problem, Report
 from seq_io_tools.runner.suite import SuiteCase, load_cases, select
 from seq_io_tools.runner.xfail import ExpectedFailures, XfailError
@@ -204,10 +203,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _with_started_worker(args: argparse.Namespace) -> int:
     """`--start`: the command as a child process for the length of the probe; stopped and reaped whatever happens."""
-    try:
-        argv = shlex.split(args.start)
-    except ValueError as error:
-        print(f"iospec probe: --start cannot be split into words: {error}", file=sys.stderr)
+    argv = command_words(args.start, "--start")
+    if isinstance(argv, str):
+        print(f"iospec probe: {argv}", file=sys.stderr)
         return 2
     try:
         process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=None, text=True)

@@ -183,14 +183,20 @@ def shared_argument_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _run(args: argparse.Namespace) -> int:
+def command_words(text: str, flag: str) -> list[str] | str:
+    """A command line given as one flag's value (`--impl`, `--start`), split as a POSIX shell would; or what is wrong
+    with it."""
     try:
-        argv = shlex.split(args.impl)
+        words = shlex.split(text)
     except ValueError as error:
-        print(f"iospec run: --impl cannot be split into words: {error}", file=sys.stderr)
-        return 2
-    if not argv:
-        print("iospec run: --impl is empty", file=sys.stderr)
+        return f"{flag} cannot be split into words: {error}"
+    return words if words else f"{flag} is empty"
+
+
+def _run(args: argparse.Namespace) -> int:
+    argv = command_words(args.impl, "--impl")
+    if isinstance(argv, str):
+        print(f"iospec run: {argv}", file=sys.stderr)
         return 2
     problem = shared_argument_problem(args)
     if problem is not None:
