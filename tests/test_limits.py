@@ -16,6 +16,7 @@ from seq_io_ref.issues import MAX_ISSUES, QUOTE_CHARS
 from seq_io_ref.schema_errors import _KEYS_NAMED
 from seq_io_ref.spec_data import load_spec
 from seq_io_ref.wire import MAX_DOCUMENT_BYTES, wire_limits
+from sequence_base.contract import obs_schedule as upstream
 
 MAX_JSON_DEPTH, MAX_INTEGER_DIGITS = wire_limits().depth, wire_limits().integer_digits
 
@@ -48,8 +49,8 @@ def test_the_schedule_result_bound_in_the_prose_is_the_constant() -> None:
 
 # (declaration, the call, the last step of the gap at which its result reaches B entries), one per path of the
 # bound's arithmetic: a whole observation `every` 1, a fed stream alone, a fed stream beside a stream read at each act,
-# and a window beside a fed stream, whose union is what grows. The gaps are only inputs: what the test asserts, that
-# the result there holds exactly B entries and one step more is refused, is SCH-RESULT-BOUND with B documented.
+# and a window beside a fed stream, whose union is what grows. That one step more makes B + 1 entries is checked
+# against sequence-base, which has no bound, so the refusal is not taken from the implementation it checks.
 RESULT_BOUND_EDGES = [
     ({"every": 1}, "picks", 999_999),
     ({"every": 1}, "wanted", 1_000_000),
@@ -76,6 +77,9 @@ def test_the_result_bound_is_exactly_b_entries(declaration: dict[str, object], c
     with pytest.raises(schedule.ScheduleError) as refused:
         result(gap + 1)
     assert refused.value.rule == "schedule.result-too-large"
+    theirs = upstream.of(declaration, rate=10)
+    one_more = upstream.picks(theirs, gap + 1, -1) if call == "picks" else upstream.wanted(theirs, -1, gap + 1)
+    assert len(one_more) == schedule.MAX_RESULT_ENTRIES + 1
 
 
 def test_without_jiter_and_jsonschema_rs_the_path_of_record_answers() -> None:
