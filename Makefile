@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
+	generated-check test-all dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,26 +13,34 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-JS := conformance/js
+JS := implementations/js
 JS_STAMP := $(JS)/node_modules/.installed-stamp
+TSGEN := scripts/typescript
+TSGEN_STAMP := $(TSGEN)/node_modules/.installed-stamp
+## The maintainers' modules (scripts/seq_io_maint) run from the checkout; they never ship.
+MAINT := PYTHONPATH=scripts $(BIN)/python -m
 
 $(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json
 	cd $(JS) && npm ci --silent --no-audit --no-fund
 	touch $(JS_STAMP)
 
+$(TSGEN_STAMP): $(TSGEN)/package.json $(TSGEN)/package-lock.json
+	cd $(TSGEN) && npm ci --silent --no-audit --no-fund
+	touch $(TSGEN_STAMP)
+
 setup: $(STAMP)
 
-js-setup: $(JS_STAMP)
+js-setup: $(JS_STAMP) $(TSGEN_STAMP)
 
 REPORTS := reports
 BASE ?= spec/releases/0.5.23
 
 ## The main job: every conformance vector, through the testee protocol, against the Python reference.
 conformance: $(STAMP)
-	$(BIN)/iospec run --impl "$(BIN)/python -m seq_io_tools.reference_testee" --validate-traffic \
+	$(BIN)/iospec run --impl "$(BIN)/python -m seq_io.reference.testee" --validate-traffic \
 		--junit $(REPORTS)/python/junit.xml --tap $(REPORTS)/python/results.tap --json $(REPORTS)/python/report.json
 
-## The same suite against the clean-room JavaScript implementation (conformance/js): its in-process self-check over
+## The same suite against the clean-room JavaScript implementation (implementations/js): its in-process self-check over
 ## every vector folder, the keeper's unit self-check (STR-SIZE texts, StreamError bodies) and its differential check
 ## against a naive transcription of the pseudo-code of spec/stream.md, then the runner.
 conformance-js: $(STAMP) $(JS_STAMP)
@@ -49,16 +57,21 @@ bump-review: $(STAMP)
 	mkdir -p build
 	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json
 
-## The test suite alone (it builds and installs both packages, and type-checks the TypeScript binding).
-test: $(STAMP) $(JS_STAMP)
+## The fast tier: no real clock, no package build, no Node.js, nothing marked slow (CONTRIBUTING.md, "Tests").
+test: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow and not realclock and not node and not build"
+
+## Every tier: the fast one, then the real-clock, Node.js, build and slow tests.
+test-all: $(STAMP) $(JS_STAMP) $(TSGEN_STAMP)
 	$(BIN)/python -m pytest
 
-## Everything CI runs: lint, types, vector lint, generated-code drift, tests, the conformance suite through the
-## runner against both implementations (reports in reports/), and the schema mutation score (30-70 s).
-check: lint typecheck generated-check test conformance conformance-js mutation-schemas
+## Everything CI runs: lint, types, vector lint, generated-code drift, every test tier, the conformance suite
+## through the runner against both implementations (reports in reports/), and the schema mutation score (30-70 s).
+check: lint typecheck generated-check test-all conformance conformance-js mutation-schemas
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference scripts tests examples package hatch_build.py
+	$(BIN)/ruff format --check
+	$(BIN)/ruff check
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
 	$(BIN)/python scripts/gen_stream_vectors.py --check
@@ -74,19 +87,19 @@ typecheck: $(STAMP) $(JS_STAMP)
 	cd $(JS) && node_modules/.bin/tsc -p .
 
 ## Regenerate generated/ (pydantic models, TypeScript types) and spec/identifier-characters.json; commit the result.
-generate: $(STAMP) $(JS_STAMP)
-	$(BIN)/python -m seq_io_tools.schema_limits generate
-	$(BIN)/python -m seq_io_tools.generate generate
-	cd $(JS) && node scripts/generate-types.js
-	$(BIN)/python -m seq_io_tools.identifier_table generate
+generate: $(STAMP) $(TSGEN_STAMP)
+	$(MAINT) seq_io_maint.schema_limits generate
+	$(MAINT) seq_io_maint.generate generate
+	node $(TSGEN)/generate-types.js
+	$(MAINT) seq_io_maint.identifier_table generate
 
 ## Any byte of drift in generated/ fails; the TypeScript types must compile with tsc --strict.
-generated-check: $(STAMP) $(JS_STAMP)
-	$(BIN)/python -m seq_io_tools.schema_limits check
-	$(BIN)/python -m seq_io_tools.generate check
-	cd $(JS) && node scripts/generate-types.js --check
-	cd $(JS) && node_modules/.bin/tsc --ignoreConfig --strict --noEmit --skipLibCheck false ../../generated/ts/contract.d.ts ../../generated/ts/protocol.d.ts
-	$(BIN)/python -m seq_io_tools.identifier_table check
+generated-check: $(STAMP) $(TSGEN_STAMP)
+	$(MAINT) seq_io_maint.schema_limits check
+	$(MAINT) seq_io_maint.generate check
+	node $(TSGEN)/generate-types.js --check
+	$(TSGEN)/node_modules/.bin/tsc --ignoreConfig --strict --noEmit --skipLibCheck false generated/ts/contract.d.ts generated/ts/protocol.d.ts
+	$(MAINT) seq_io_maint.identifier_table check
 
 ## Both packages into dist/: the wheel and sdist (python -m build), and the npm tarball (npm pack).
 dist: $(STAMP) $(JS_STAMP)
@@ -119,7 +132,7 @@ probe: $(STAMP)
 fuzz: $(STAMP)
 	SEQ_IO_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_schedule_differential.py tests/test_keeper_property.py
 
-## Mutation scores of reference/seq_io_ref/schedule.py and beyond_schema.py against the vectors alone (mutmut).
+## Mutation scores of src/seq_io/reference/schedule.py and beyond_schema.py against the vectors alone (mutmut).
 mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py
 
@@ -128,4 +141,4 @@ mutation-schemas: $(STAMP)
 	$(BIN)/python scripts/mutation_schemas.py
 
 clean:
-	rm -rf $(VENV) build dist mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules
+	rm -rf $(VENV) build dist mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules $(TSGEN)/node_modules

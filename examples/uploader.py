@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from seq_io_ref import schedule
-from seq_io_ref.envelope import envelope
+
+from seq_io.reference import schedule
+from seq_io.reference.envelope import envelope
 
 JSON = {"content-type": "application/json"}
 

@@ -16,7 +16,7 @@ import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from seq_io_ref.validation import Contract, contract
+from seq_io.reference.validation import Contract, contract
 
 TARGET = 20.0
 

@@ -7,7 +7,7 @@ WHY it is shaped this way: absolute times on a shared machine mean little, so ev
 baseline taken minutes apart at most; each figure is the best of --repeat runs. Start-up (the handshake) is
 shown apart and left out of the rates, since it is paid once per session, not per case. The per-kind rates
 come from each case's own time, so a slow kind does not hide the protocol's cost on the cheap ones.
-Run: `make bench-runner`, or `python scripts/bench_runner.py --impl "node conformance/js/src/testee.js"`.
+Run: `make bench-runner`, or `python scripts/bench_runner.py --impl "node implementations/js/src/testee.js"`.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from seq_io_ref.spec_data import load_spec
-from seq_io_tools.runner.kinds import KINDS
-from seq_io_tools.runner.protocol import Broken
-from seq_io_tools.runner.reports import Report
-from seq_io_tools.runner.run import StdioTestee, run_cases, run_in_process
-from seq_io_tools.runner.suite import SuiteCase, load_cases, select
+from seq_io.reference.spec_data import load_spec
+from seq_io.runner.kinds import KINDS
+from seq_io.runner.protocol import Broken
+from seq_io.runner.reports import Report
+from seq_io.runner.run import StdioTestee, run_cases, run_in_process
+from seq_io.runner.suite import SuiteCase, load_cases, select
 
-REFERENCE = f"{shlex.quote(sys.executable)} -m seq_io_tools.reference_testee"
+REFERENCE = f"{shlex.quote(sys.executable)} -m seq_io.reference.testee"
 
 
 @dataclass(frozen=True)

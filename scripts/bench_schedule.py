@@ -5,7 +5,7 @@ N acts.
 
 Why this shape: absolute times on a shared machine mean little, so both implementations are timed side by side
 (best of several repeats, which discards interference) and compared as a ratio. The second table checks the
-design promise of seq_io_ref/schedule.py: an act costs in proportion to what it outputs, so nanoseconds per entry
+design promise of seq_io.reference/schedule.py: an act costs in proportion to what it outputs, so nanoseconds per entry
 stay flat as the gap between acts grows. Run: `.venv/bin/python scripts/bench_schedule.py`.
 """
 
@@ -16,8 +16,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from seq_io_ref import schedule as ours
 from sequence_base.contract import obs_schedule as upstream
+
+from seq_io.reference import schedule as ours
 
 T = 1_000_000  # a step well inside an episode: no padding
 GAP = 8  # steps between two acts: an open-loop horizon of 8 rows, typical of action-chunking policies

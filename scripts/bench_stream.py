@@ -1,5 +1,5 @@
 """Benchmark of the stream keeper: posts of 1, 64 and 1,024 frames, and acts handing over 1 to 1,024 frames, through
-reference/seq_io_ref/keeper.py → their cost against a baseline measured in the same run (a plain dict insert, or
+src/seq_io/reference/keeper.py → their cost against a baseline measured in the same run (a plain dict insert, or
 dict lookups, of the same frames) → tables of ratios, and the cost per post as the episode grows.
 
 Why this shape: absolute times on a shared machine mean little, so the keeper and its baseline are timed side by
@@ -19,8 +19,8 @@ import json
 import time
 from typing import Any
 
-from seq_io_ref import schedule as sch
-from seq_io_ref.keeper import FRAMES_CEILING, Keeper, Limits
+from seq_io.reference import schedule as sch
+from seq_io.reference.keeper import FRAMES_CEILING, Keeper, Limits
 
 FRAMES_PER_POST = (1, 64, 1024)
 EPISODE_SIZES = (0, 10_000, 100_000, 300_000)

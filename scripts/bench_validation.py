@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from seq_io_ref import schedule as ours_schedule
-from seq_io_ref.validation import contract
 from sequence_base.contract import deployments, observe, own_io, wire
 from sequence_base.contract import obs_schedule as upstream_schedule
+
+from seq_io.reference import schedule as ours_schedule
+from seq_io.reference.validation import contract
 
 UPSTREAM: dict[str, Any] = {
     "ObserveRequest": observe.ObserveRequest, "ObserveResponse": observe.ObserveResponse,

@@ -176,7 +176,7 @@ async def faulty(url: str, episode: Episode, stop_at: float, totals: Totals, lim
 
 def replay_mismatches(episodes: list[Episode], limit_frames: int) -> list[str]:
     """Each episode's traffic through a fresh reference keeper: every answer must be the keeper's."""
-    from seq_io_ref.keeper import Keeper, Limits, StreamError
+    from seq_io.reference.keeper import Keeper, Limits, StreamError
 
     contract = Limits.of_contract()
     keeper = Keeper.of(DECLARATION, limits=Limits(limit_frames, contract.bytes, contract.worker_bytes))
@@ -249,14 +249,15 @@ def percentile(values: list[float], share: float) -> float:
 def serve_noop() -> None:
     """The baseline server: the worker's stack (uvicorn, Starlette, middleware, body reading) with handlers that
     answer a constant instead of calling the keeper."""
-    from seq_io_ref.keeper import Limits
-    from seq_io_tools.worker.app import BodyRefused, Framing, Worker, WorkerSettings, read_json_body, respond
-    from seq_io_tools.worker.host import StreamConfig
-    from seq_io_tools.worker.serve import WorkerServer, server_config
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route
+
+    from seq_io.reference.keeper import Limits
+    from seq_io.worker.app import BodyRefused, Framing, Worker, WorkerSettings, read_json_body, respond
+    from seq_io.worker.host import StreamConfig
+    from seq_io.worker.serve import WorkerServer, server_config
 
     worker = Worker(StreamConfig(None, None, None, Limits.of_contract(), 10.0), WorkerSettings(max_body_bytes=MAX_BODY))
 

@@ -3,13 +3,13 @@ and the rules beyond the schema) → statuses → a score per module, with each 
 listed as equivalent (with a reason) in that module's list.
 
 `make mutation` runs this. WHY a staging folder (build/mutation/): mutmut 3 names a mutant after its module path
-relative to the working folder and only strips a `src/` prefix, while our reference lives in `reference/`; in the
-stage the package sits at `src/seq_io_ref`, so mutant names match the module the tests import. The stage holds
-only what the judging needs: the reference, spec/, the vectors and tests/test_reference_vectors.py (every vector
+relative to the working folder and only strips a `src/` prefix; the stage holds the package at `src/seq_io`, as
+the checkout does, so mutant names match the module the tests import. The stage holds only what the judging
+needs: the package, spec/, the vectors and tests/test_reference_vectors.py (every vector
 through the reference testee's answer and the runner's comparison), so the score measures the vectors, not our
 unit tests. Both modules are mutated in one mutmut run (mutmut runs, for each mutant, the vectors whose judging
 calls the mutated function). Equivalent mutants (a change no input can observe) are listed by name, with the
-reason, in reference/mutation-equivalents.json (schedule.py) and reference/beyond-schema-mutation-equivalents.json
+reason, in scripts/equivalents/schedule.json (schedule.py) and scripts/equivalents/beyond-schema.json
 (beyond_schema.py); the script fails when a module's share of killed mutants is below its target, when a survivor
 is neither killed nor listed, or when a listed name no longer survives.
 """
@@ -44,8 +44,8 @@ class Target:
 
 
 TARGETS = (
-    Target("seq_io_ref.schedule", ROOT / "reference" / "mutation-equivalents.json", 0.90),
-    Target("seq_io_ref.beyond_schema", ROOT / "reference" / "beyond-schema-mutation-equivalents.json", 0.95),
+    Target("seq_io.reference.schedule", ROOT / "scripts" / "equivalents" / "schedule.json", 0.90),
+    Target("seq_io.reference.beyond_schema", ROOT / "scripts" / "equivalents" / "beyond-schema.json", 0.95),
 )
 # A mutant that makes a vector hang (mutmut's "timeout") or crash the test process ("segfault") is caught: a runner
 # records such a case as failed.
@@ -67,10 +67,10 @@ testpaths = ["tests"]
 
 
 def stage() -> None:
-    """A fresh copy of what the judging needs, with the reference package under src/."""
+    """A fresh copy of what the judging needs, with the package under src/ as in the checkout."""
     shutil.rmtree(STAGE, ignore_errors=True)
-    ignore = shutil.ignore_patterns("__pycache__", "node_modules", "js", "releases")
-    shutil.copytree(ROOT / "reference" / "seq_io_ref", STAGE / "src" / "seq_io_ref", ignore=ignore)
+    ignore = shutil.ignore_patterns("__pycache__", "node_modules", "releases")
+    shutil.copytree(ROOT / "src" / "seq_io", STAGE / "src" / "seq_io", ignore=ignore)
     shutil.copytree(ROOT / "spec", STAGE / "spec", ignore=ignore)
     shutil.copytree(ROOT / "conformance", STAGE / "conformance", ignore=ignore)
     (STAGE / "tests").mkdir()

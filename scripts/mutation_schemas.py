@@ -1,12 +1,12 @@
 """Mutation score of the JSON Schemas against the validation vectors alone: spec/schemas/*.json → mechanical mutants
-(one change each, seq_io_tools.schema_mutants) → each mutant's spec folder judged by the validation vectors through
+(one change each, seq_io_maint.schema_mutants) → each mutant's spec folder judged by the validation vectors through
 the reference testee's answer and the runner's comparison → killed, or listed as equivalent with a reason.
 
 `make mutation-schemas` runs this. A mutant is a copy of the spec folder with one schema file changed; a Contract
 built on that folder validates each vector's instance and the runner's own comparison (runner.compare, the
 validation entry of runner.kinds) judges the answer, exactly as `iospec run` would judge a testee built on those
 schemas. A mutant is killed when one vector fails; a survivor is either listed, with the reason no vector can tell
-it apart, in reference/schema-mutation-equivalents.json, or the run fails. The run also fails when a listed mutant
+it apart, in scripts/equivalents/schemas.json, or the run fails. The run also fails when a listed mutant
 is killed or no longer exists (the list stays exact), or when fewer than 95 % of all mutants are killed.
 
 WHY only some vectors judge a mutant: a type's verdicts depend only on the schema files its `$ref`s reach, so a
@@ -32,16 +32,16 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from seq_io_ref.spec_data import SpecData, SpecError
-from seq_io_ref.validation import Contract
-from seq_io_tools.reference_cases import judge_validation
-from seq_io_tools.schema_mutants import OPERATORS, Mutant, mutants
-from seq_io_tools.vectors import Case, load_suite
+from seq_io.reference.cases import judge_validation
+from seq_io.reference.spec_data import SpecData, SpecError
+from seq_io.reference.validation import Contract
+from seq_io.vectors import Case, load_suite
+from seq_io_maint.schema_mutants import OPERATORS, Mutant, mutants
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "spec"
 STAGE = ROOT / "build" / "mutation-schemas"
-EQUIVALENTS = ROOT / "reference" / "schema-mutation-equivalents.json"
+EQUIVALENTS = ROOT / "scripts" / "equivalents" / "schemas.json"
 TARGET_ALL = 0.95
 """Share of all mutants the vectors must kill; every mutant that is not listed as equivalent must be killed."""
 

@@ -23,9 +23,9 @@ import socket
 import sys
 from typing import Any
 
-from seq_io_tools.worker import app as worker_app
-from seq_io_tools.worker.cli import main as worker_main
-from seq_io_tools.worker.host import KeeperHost, Reply
+from seq_io.worker import app as worker_app
+from seq_io.worker.cli import main as worker_main
+from seq_io.worker.host import KeeperHost, Reply
 
 FAULTS = ("forget-skipped", "resend-replaces", "limit-500", "lazy-deadline", "no-header", "hang-act", "reset")
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from seq_io_tools.bump_review import main
-from seq_io_tools.bump_review.review import review
-from seq_io_tools.bump_review.rules import Change, render_location
-from seq_io_tools.bump_review.snapshot import InputError, load_folder
-from seq_io_tools.strict_yaml import load_file
+from seq_io.bump_review import main
+from seq_io.bump_review.review import review
+from seq_io.bump_review.rules import Change, render_location
+from seq_io.bump_review.snapshot import InputError, load_folder
+from seq_io.strict_yaml import load_file
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,8 +122,8 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
     if expect.get("error"):
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             code = main(["--base", str(base), "--head", str(head)])
-        reported = "error (exit 2)" if code == 2 else f"exit {code}"
-        return Outcome(case["name"], {("(input)", "-"): "error (exit 2)"}, {("(input)", "-"): reported}, "-", "-",
+        exited = "error (exit 2)" if code == 2 else f"exit {code}"
+        return Outcome(case["name"], {("(input)", "-"): "error (exit 2)"}, {("(input)", "-"): exited}, "-", "-",
                        None, ())
     expected = {(e["type"], str(e["at"])): e["breaks"] for e in expect["changes"]}
     try:

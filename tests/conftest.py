@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from runner_fakes import make_suite
-from seq_io_ref.validation import Contract, contract
-from seq_io_tools import vectors
+from seq_io import vectors
+from seq_io.reference.validation import Contract, contract
 
 
 @pytest.fixture(scope="session")

@@ -43,8 +43,11 @@ class Running:
         assert self.process.stdout is not None
         stdout = self.process.stdout
         lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(line) for line in iter(stdout.readline, "")],
-                         daemon=True).start()
+        def pump() -> None:
+            for line in iter(stdout.readline, ""):
+                lines.put(line)
+
+        threading.Thread(target=pump, daemon=True).start()
         give_up = time.monotonic() + START_TIMEOUT
         seen: list[str] = []
         while time.monotonic() < give_up:

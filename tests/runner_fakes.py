@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from seq_io_ref.spec_data import load_spec
-from seq_io_tools.runner import run
-from seq_io_tools.runner.reports import Report, as_json
-from seq_io_tools.runner.suite import load_cases
-from seq_io_tools.runner.xfail import ExpectedFailures
-from seq_io_tools.vectors import CONFORMANCE
+
+from seq_io.reference.spec_data import load_spec
+from seq_io.runner import run
+from seq_io.runner.reports import Report, as_json
+from seq_io.runner.suite import load_cases
+from seq_io.runner.xfail import ExpectedFailures
+from seq_io.vectors import CONFORMANCE
 
 FAKES = Path(__file__).parent / "fake_testees"
 REPORT_SCHEMA = Draft202012Validator(json.loads((CONFORMANCE / "schema" / "report.schema.json").read_text()))
@@ -92,7 +93,7 @@ def by_id(report: Report) -> dict[str, Any]:
 
 
 def assert_valid_report(report: Report) -> dict[str, Any]:
-    document = json.loads(json.dumps(as_json(report)))
+    document: dict[str, Any] = json.loads(json.dumps(as_json(report)))
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in REPORT_SCHEMA.iter_errors(document)]
     assert not errors, errors
     return document

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from bump_accuracy import Outcome, outcomes, table
 
 DISAGREEMENTS = {

@@ -13,17 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seq_io_ref.beyond_schema import BEYOND_SCHEMA_RULES
-from seq_io_ref.rule_ids import known_rule_ids, schema_rule_ids
-from seq_io_ref.spec_data import load_spec
-from seq_io_ref.validation import MODEL_REFUSED, contract
-from seq_io_tools import vectors
-from seq_io_tools.bump_review import behaviour, main, report, rules
-from seq_io_tools.bump_review.review import Review, review
-from seq_io_tools.bump_review.rules import RULES, Change, render_location
-from seq_io_tools.bump_review.schema_diff import diff
-from seq_io_tools.bump_review.snapshot import load_folder, load_git_ref, open_snapshot, working_tree
-from seq_io_tools.validation_cases import outcome_of
+
+from seq_io import vectors
+from seq_io.bump_review import behaviour, main, report, rules
+from seq_io.bump_review.review import Review, review
+from seq_io.bump_review.rules import RULES, Change, render_location
+from seq_io.bump_review.schema_diff import diff
+from seq_io.bump_review.snapshot import load_folder, load_git_ref, open_snapshot, working_tree
+from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES
+from seq_io.reference.rule_ids import known_rule_ids, schema_rule_ids
+from seq_io.reference.spec_data import load_spec
+from seq_io.reference.validation import MODEL_REFUSED, contract
+from seq_io.reference.validation_cases import outcome_of
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
@@ -98,7 +99,7 @@ CHANGELOG_0_5_25: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
 """Every change of the 0.5.25 entry of spec/CHANGELOG.md → the entries the report must have."""
 
 SPEC_DECISIONS: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
-    ("wire.json-syntax now names the BOM and lone surrogates (conformance/js/AMBIGUITIES.md A8)",
+    ("wire.json-syntax now names the BOM and lone surrogates (spec/decisions.md A8)",
      [("(wire)", "rule-changed", "$", B, B)]),
     ("DeploymentPolicy.param-name tests the key as sent, Unicode 14.0 (AMBIGUITIES.md A3)",
      [("DeploymentPolicy", "rule-changed", "$", B, B)]),

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seq_io_tools.bump_review import regex_language, report
-from seq_io_tools.bump_review.decide import Side, includes
-from seq_io_tools.bump_review.review import review
-from seq_io_tools.bump_review.snapshot import load_folder
+
+from seq_io.bump_review import regex_language, report
+from seq_io.bump_review.decide import Side, includes
+from seq_io.bump_review.review import review
+from seq_io.bump_review.snapshot import load_folder
 from test_bump_review import INT, STR, obj, write_spec
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +30,7 @@ RELEASE = REPO_ROOT / "spec" / "releases" / "0.5.25"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "seq_io_tools.bump_review", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "seq_io.bump_review", *args], capture_output=True,
                           text=True, timeout=120, cwd=REPO_ROOT)
 
 

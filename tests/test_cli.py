@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-IOSPEC = [sys.executable, "-m", "seq_io_tools.cli"]
+IOSPEC = [sys.executable, "-m", "seq_io.cli"]
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

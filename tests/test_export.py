@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from seq_io_tools import export
-from seq_io_tools.strict_yaml import load_file
-from seq_io_tools.vectors import CONFORMANCE, FILE_SCHEMA, vector_paths
+
+from seq_io import export
+from seq_io.strict_yaml import load_file
+from seq_io.vectors import CONFORMANCE, FILE_SCHEMA, vector_paths
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +88,7 @@ def test_the_export_does_not_depend_on_hash_seeds(small: Path, tmp_path: Path) -
     output = tmp_path / "vectors.json"
     output.write_text(export.render(small), encoding="utf-8")
     env = os.environ | {"PYTHONHASHSEED": "12345"}
-    done = subprocess.run([sys.executable, "-m", "seq_io_tools.export", "--check", "--vectors", str(small),
+    done = subprocess.run([sys.executable, "-m", "seq_io.export", "--check", "--vectors", str(small),
                            "--output", str(output)], env=env, capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -5,11 +5,12 @@ where its own reader stopped."""
 from __future__ import annotations
 
 import pytest
-from seq_io_ref.issues import Issue
-from seq_io_ref.validation import contract
-from seq_io_ref.wire import WIRE_JSON_SYNTAX
-from seq_io_tools import vectors
-from seq_io_tools.validation_cases import instance_text
+
+from seq_io import vectors
+from seq_io.reference.issues import Issue
+from seq_io.reference.validation import contract
+from seq_io.reference.validation_cases import instance_text
+from seq_io.reference.wire import WIRE_JSON_SYNTAX
 
 FILES, _ = vectors.load_suite()
 CASES = [(f.doc["type"], case) for f in FILES if f.kind == "validation" for case in f.cases]

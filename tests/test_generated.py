@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from seq_io_tools import generate
-from seq_io_tools.codegen_numbers import widen_floats
+from seq_io_maint import generate
+from seq_io_maint.codegen_numbers import widen_floats
 
 
 def test_no_drift_and_no_collision_names(capsys: object) -> None:

@@ -15,8 +15,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from seq_io_ref.issues import QUOTE_CHARS
-from seq_io_ref.wire import MAX_DOCUMENT_BYTES
+
+from seq_io.reference.issues import QUOTE_CHARS
+from seq_io.reference.wire import MAX_DOCUMENT_BYTES
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,7 +34,7 @@ def run_python(code: str) -> str:
 
 
 CHECK = """
-from seq_io_ref.validation import contract
+from seq_io.reference.validation import contract
 def refused(outcome, path, rule):
     assert not outcome.valid and any((i.path, i.rule) == (path, rule) for i in outcome.issues), outcome.issues
     assert len(outcome.issues) <= 100
@@ -157,16 +158,16 @@ CASES = {
             refused(c.validate_text("Observations", text), "$.streams", "Observations.stream-key")
     """,
     "a document over the size limit": """
-        from seq_io_ref import wire
+        from seq_io.reference import wire
         wire.MAX_DOCUMENT_BYTES = 1000  # the same code path as 128 MiB, without filling the machine's memory
-        import seq_io_ref.fast_wire as fast_wire
+        import seq_io.reference.fast_wire as fast_wire
         fast_wire.MAX_DOCUMENT_BYTES = 1000
         for c in (contract(), contract(fast=False)):
             refused(c.validate_text("ActRequest", '{"inputs": "' + "x" * 1000 + '"}'), "$", "reader.too-large")
             refused(c.validate_value("ActRequest", {"inputs": "x" * 1000}), "$", "reader.too-large")
     """,
     "picks, needed and wanted at 2**53 - 1 after -1": """
-        from seq_io_ref import schedule
+        from seq_io.reference import schedule
         for declaration in ({"streams": {"f": {"every": 1}}}, {"every": 1}):
             plan = schedule.of(declaration)
             for call in (lambda: schedule.picks(plan, 2**53 - 1, -1), lambda: schedule.needed(plan, 2**53 - 1, -1),
@@ -190,7 +191,7 @@ def test_hostile_input_is_refused_in_bounded_time(code: str) -> None:
 # ------------------------------------------------------------------ iospec validate on files that are not documents
 
 def iospec_validate(path: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "seq_io_tools.cli", "validate", "Observations", path],
+    return subprocess.run([sys.executable, "-m", "seq_io.cli", "validate", "Observations", path],
                           capture_output=True, text=True, timeout=HANG_BOUND_S, cwd=REPO_ROOT, check=False)
 
 

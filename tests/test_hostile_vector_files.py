@@ -16,16 +16,16 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from runner_fakes import ROWS_CASE, ROWS_FILE, fake
-from seq_io_ref import bounded_file
-from seq_io_tools import vectors
-from seq_io_tools.strict_yaml import MAX_DEPTH, YamlError, load_text, read_regular_file
+from seq_io import vectors
+from seq_io.strict_yaml import MAX_DEPTH, YamlError, load_text, read_regular_file
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 BOUND = 60.0
 """Seconds any one command may take: far beyond its normal time, short of hanging a CI job."""
-IOSPEC = [sys.executable, "-m", "seq_io_tools.cli"]
+IOSPEC = [sys.executable, "-m", "seq_io.cli"]
 
 
 def iospec(*args: str) -> subprocess.CompletedProcess[str]:
@@ -109,7 +109,7 @@ def test_no_more_than_the_limit_is_ever_read(tmp_path: Path, monkeypatch: pytest
         read.append(len(data))
         return data
 
-    monkeypatch.setattr(bounded_file.os, "read", counting)
+    monkeypatch.setattr(os, "read", counting)
     with pytest.raises(YamlError, match="more than 1000 bytes"):
         read_regular_file(big, limit=1000)
     assert sum(read) == 1001

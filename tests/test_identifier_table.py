@@ -11,8 +11,9 @@ import json
 import unicodedata
 
 import pytest
-from seq_io_ref.beyond_schema import is_param_name
-from seq_io_tools import identifier_table
+
+from seq_io.reference.beyond_schema import is_param_name
+from seq_io_maint import identifier_table
 
 TABLE = json.loads(identifier_table.TABLE.read_text(encoding="utf-8"))
 

@@ -10,11 +10,12 @@ import re
 from typing import Any
 
 import pytest
-from seq_io_ref import keeper as kp
-from seq_io_ref.frame_size import canonical_text, size
-from seq_io_ref.keeper import ERRORS, Keeper, Limits, StreamError
-from seq_io_ref.spec_data import load_spec
-from seq_io_ref.validation import contract
+
+from seq_io.reference import keeper as kp
+from seq_io.reference.frame_size import canonical_text, size
+from seq_io.reference.keeper import ERRORS, Keeper, Limits, StreamError
+from seq_io.reference.spec_data import load_spec
+from seq_io.reference.validation import contract
 
 SPEC = load_spec()
 PROSE = (SPEC.root / "stream.md").read_text(encoding="utf-8")
@@ -111,8 +112,9 @@ def test_acts_and_empty_posts_alone_stay_within_the_limits() -> None:
 
 def test_a_refusal_is_an_exception_with_its_id_never_a_crash() -> None:
     keeper = Keeper.of({"every": 1})
-    for body in ({"episode_id": "e", "frames": [{"seq": -1, "inputs": 0}]}, [], None, {"episode_id": "e",
-                                                                                       "skipped": [-1]}):
+    bodies: list[Any] = [{"episode_id": "e", "frames": [{"seq": -1, "inputs": 0}]}, [], None,
+                         {"episode_id": "e", "skipped": [-1]}]
+    for body in bodies:
         with pytest.raises(StreamError) as refused:
             keeper.post(body, 0.0)
         assert refused.value.rule in ERRORS

@@ -1,5 +1,5 @@
 """Random stream scenarios → the reference keeper (through the reference testee) and the brute-force model of
-scripts/seq_io_tools/stream_model.py → the same outcome for every operation.
+scripts/seq_io_maint/stream_model.py → the same outcome for every operation.
 
 The model keeps sets of accounted numbers and recomputes `through` from 0 after every post; the keeper keeps a
 bounded state and moves `through` incrementally, stages posts, pops a heap on retention and expires from the front
@@ -17,8 +17,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from seq_io_tools.reference_testee import answer
-from seq_io_tools.stream_model import play
+
+from seq_io.reference.testee import answer
+from seq_io_maint.stream_model import play
 
 EXAMPLES = int(os.environ.get("SEQ_IO_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,

@@ -11,12 +11,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from seq_io_ref import schedule
-from seq_io_ref.issues import MAX_ISSUES, QUOTE_CHARS
-from seq_io_ref.schema_errors import _KEYS_NAMED
-from seq_io_ref.spec_data import load_spec
-from seq_io_ref.wire import MAX_DOCUMENT_BYTES, wire_limits
 from sequence_base.contract import obs_schedule as upstream
+
+from seq_io.reference import schedule
+from seq_io.reference.issues import MAX_ISSUES, QUOTE_CHARS
+from seq_io.reference.schema_errors import _KEYS_NAMED
+from seq_io.reference.spec_data import load_spec
+from seq_io.reference.wire import MAX_DOCUMENT_BYTES, wire_limits
 
 MAX_JSON_DEPTH, MAX_INTEGER_DIGITS = wire_limits().depth, wire_limits().integer_digits
 
@@ -87,8 +88,8 @@ def test_without_jiter_and_jsonschema_rs_the_path_of_record_answers() -> None:
         import sys
         sys.modules["jiter"] = None  # as on a platform without their wheels
         sys.modules["jsonschema_rs"] = None
-        from seq_io_ref import schedule
-        from seq_io_ref.validation import contract
+        from seq_io.reference import schedule
+        from seq_io.reference.validation import contract
         c = contract()
         assert not c.fast
         assert c.validate_text("Stream", '{"at": [-2, 0]}').valid

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from seq_io_ref.beyond_schema import BEYOND_SCHEMA_RULES
-from seq_io_ref.validation import contract, model_adapter, to_json_value
-from seq_io_tools import vectors
-from seq_io_tools.validation_cases import instance_text
+
+from seq_io import vectors
+from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES
+from seq_io.reference.validation import contract, model_adapter, to_json_value
+from seq_io.reference.validation_cases import instance_text
 
 LOOSER_BY_DESIGN: dict[str, str] = {
     "Stream.at-xor-every": "`not` is dropped by the generator",

@@ -1,4 +1,4 @@
-"""The npm package as a user gets it: `npm pack` of conformance/js (its prepack step copies the spec, vectors.json
+"""The npm package as a user gets it: `npm pack` of implementations/js (its prepack step copies the spec, vectors.json
 and the TypeScript types in) → `npm install <tarball>` into an empty folder → its `seq-io-testee` bin through the
 runner, its exports from Node and its types from TypeScript.
 
@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from seq_io_tools import vectors
+
+from seq_io import vectors
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
-JS = REPO_ROOT / "conformance" / "js"
+JS = REPO_ROOT / "implementations" / "js"
 TIMEOUT_S = 180
 
 

@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from seq_io_ref.spec_data import SpecError
-from seq_io_ref.validation import contract
+
+from seq_io.reference.spec_data import SpecError
+from seq_io.reference.validation import contract
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import seq_io_spec
-from seq_io_tools import vectors
+
+from seq_io import locate, vectors
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
@@ -45,7 +45,8 @@ class Installed:
 
     @property
     def data(self) -> Path:
-        return Path(self.run("-c", "import seq_io_spec; print(seq_io_spec.data_root())", tool="python").stdout.strip())
+        located = self.run("-c", "from seq_io import locate; print(locate.data_root())", tool="python")
+        return Path(located.stdout.strip())
 
     def run(self, *args: str, tool: str = "iospec", env: dict[str, str] | None = None,
             cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -88,7 +89,7 @@ def test_the_wheel_carries_the_whole_spec_and_conformance_folders_and_no_dev_dep
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     tracked = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "spec", "conformance"], capture_output=True,
                              text=True, timeout=RUN_TIMEOUT_S, check=True).stdout.split()
-    expected = {f"seq_io_spec/{path}" for path in tracked if not path.startswith("conformance/js/")}
+    expected = {f"seq_io_spec/{path}" for path in tracked if not path.startswith("implementations/js/")}
     assert expected <= names, sorted(expected - names)[:10]
     assert not [n for n in names if "/js/" in n or "node_modules" in n or "__pycache__" in n]
     metadata = next(zipfile.ZipFile(installed.wheel).read(n).decode() for n in names if n.endswith("/METADATA"))
@@ -119,7 +120,7 @@ def test_the_sdist_holds_the_sources_and_no_installed_modules(installed: Install
     with tarfile.open(installed.sdist) as sdist:
         names = [name.split("/", 1)[1] for name in sdist.getnames() if "/" in name]
     for needed in ("pyproject.toml", "hatch_build.py", "spec/contract.json", "conformance/vectors.json",
-                   "package/seq_io_spec/__init__.py", "conformance/js/package.json"):
+                   "package/seq_io_spec/__init__.py", "implementations/js/package.json"):
         assert needed in names
     assert not [n for n in names if "node_modules" in n or n.startswith((".venv", "build/", "reports/"))]
 
@@ -138,7 +139,7 @@ def test_the_installed_package_reads_its_own_data_not_the_checkout(installed: In
 def test_version_prints_the_package_and_the_contract_version(installed: Installed) -> None:
     done = installed.run("--version")
     assert done.returncode == 0
-    assert done.stdout.strip() == f"iospec 0.1.0 (sequences-io-spec), contract {seq_io_spec.contract_version()}"
+    assert done.stdout.strip() == f"iospec 0.1.0 (sequences-io-spec), contract {locate.contract_version()}"
 
 
 def test_validate(installed: Installed) -> None:
@@ -153,7 +154,7 @@ def test_validate(installed: Installed) -> None:
 def test_the_whole_suite_passes_through_the_runner_with_the_installed_reference_testee(installed: Installed) -> None:
     files, _ = vectors.load_suite()
     cases = sum(len(f.cases) for f in files)
-    done = installed.run("run", "--impl", f"{installed.python} -m seq_io_tools.reference_testee",
+    done = installed.run("run", "--impl", f"{installed.python} -m seq_io.reference.testee",
                          "--validate-traffic", "--json", "report.json", "--junit", "junit.xml")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert f"{cases} passed, 0 failed" in done.stdout
@@ -173,7 +174,7 @@ def test_bump_review_on_folders_given_explicitly_agrees_with_the_checkout(instal
     spec = installed.data / "spec"
     done = installed.run("bump-review", "--base", str(spec / "releases" / "0.5.23"), "--head", str(spec),
                          "--json", "review.json")
-    ours = subprocess.run([sys.executable, "-m", "seq_io_tools.cli", "bump-review", "--base", "spec/releases/0.5.23",
+    ours = subprocess.run([sys.executable, "-m", "seq_io.cli", "bump-review", "--base", "spec/releases/0.5.23",
                            "--head", "spec", "--json", str(installed.empty / "checkout-review.json")],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False)
     assert done.returncode == ours.returncode, done.stderr
@@ -206,9 +207,9 @@ def test_a_broken_spec_root_is_one_line_and_exit_2(installed: Installed, tmp_pat
     shutil.copytree(installed.data / "spec", broken)
     (broken / "contract.json").write_text('{"contract_version": ', encoding="utf-8")
     for argv in (["validate", "Observations", "decl.json"], ["timeline", '{"streams": null}', "--acts", "0"],
-                 ["run", "--impl", f"{installed.python} -m seq_io_tools.reference_testee"]):
+                 ["run", "--impl", f"{installed.python} -m seq_io.reference.testee"]):
         _one_clear_line(installed.run(*argv, env={"SEQ_IO_SPEC_ROOT": str(broken)}), "contract.json", "not valid JSON")
-    testee = installed.run("-m", "seq_io_tools.reference_testee", tool="python", env={"SEQ_IO_SPEC_ROOT": str(broken)})
+    testee = installed.run("-m", "seq_io.reference.testee", tool="python", env={"SEQ_IO_SPEC_ROOT": str(broken)})
     _one_clear_line(testee, "contract.json")
 
 
@@ -218,10 +219,10 @@ def test_a_wheel_installed_without_its_data_is_one_line_and_exit_2(installed: In
               "--target", str(target), str(installed.wheel)], tmp_path)
     shutil.rmtree(target / "seq_io_spec" / "spec")
     (installed.empty / "decl.json").write_text('{"streams": null}', encoding="utf-8")
-    done = installed.run("-m", "seq_io_tools.cli", "validate", "Observations", "decl.json", tool="python",
+    done = installed.run("-m", "seq_io.cli", "validate", "Observations", "decl.json", tool="python",
                          env={"PYTHONPATH": str(target)})
     _one_clear_line(done, "data is missing", "spec/contract.json", "reinstall")
-    version = installed.run("-m", "seq_io_tools.cli", "--version", tool="python", env={"PYTHONPATH": str(target)})
+    version = installed.run("-m", "seq_io.cli", "--version", tool="python", env={"PYTHONPATH": str(target)})
     assert version.returncode == 0 and "contract unknown (the data is missing or unreadable)" in version.stdout
 
 
@@ -229,7 +230,7 @@ def test_a_wheel_installed_without_its_data_is_one_line_and_exit_2(installed: In
 
 
 def test_the_editable_install_uses_the_checkouts_own_files() -> None:
-    assert seq_io_spec.checkout_root() == REPO_ROOT
-    assert seq_io_spec.data_root() == REPO_ROOT
-    assert seq_io_spec.spec_root() == REPO_ROOT / "spec"
-    assert seq_io_spec.data_problem() is None
+    assert locate.checkout_root() == REPO_ROOT
+    assert locate.data_root() == REPO_ROOT
+    assert locate.spec_root() == REPO_ROOT / "spec"
+    assert locate.data_problem() is None

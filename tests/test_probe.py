@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_processes import BROKEN, REPO, children, probe, probe_started, running, worker
 from jsonschema import Draft202012Validator
-from seq_io_ref.keeper import FRAMES_MISSING, FRAMES_OVER_LIMIT
-from seq_io_tools.runner.kinds import expected_outcome
-from seq_io_tools.runner.suite import SuiteCase, load_cases
+
+from http_processes import BROKEN, REPO, children, probe, probe_started, running, worker
+from seq_io.reference.keeper import FRAMES_MISSING, FRAMES_OVER_LIMIT
+from seq_io.runner.kinds import expected_outcome
+from seq_io.runner.suite import SuiteCase, load_cases
 
 STREAM = [case for case in load_cases()[0] if case.kind == "stream"]
 BY_ID = {case.id: case for case in STREAM}

@@ -11,8 +11,9 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from seq_io_tools.reference_cases import REFERENCE_KINDS, judge, judge_validation
-from seq_io_tools.vectors import VECTORS_DIR, Case, Problem, load_suite, relative
+
+from seq_io.reference.cases import REFERENCE_KINDS, judge, judge_validation
+from seq_io.vectors import VECTORS_DIR, Case, Problem, load_suite, relative
 
 
 @cache

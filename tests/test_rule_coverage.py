@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from seq_io_tools import rule_coverage, vectors
+from seq_io import rule_coverage, vectors
 
 
 def test_no_rule_without_a_vector(suite: list[vectors.VectorFile]) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+
 from runner_fakes import (
     REPORT_SCHEMA,
     ROWS_CASE,
@@ -26,16 +27,19 @@ from runner_fakes import (
     gone,
     run_fake,
 )
-from seq_io_ref.spec_data import load_spec
-from seq_io_tools import reference_cases, reference_testee, runner, validation_cases
-from seq_io_tools.runner import run, xfail
-from seq_io_tools.runner.compare import compare, request
-from seq_io_tools.runner.protocol import Traffic
-from seq_io_tools.runner.reports import Report, junit, summary, tap
-from seq_io_tools.runner.suite import SuiteCase, load_cases, select
-from seq_io_tools.runner.verdict import Verdict
-from seq_io_tools.runner.xfail import Entry, ExpectedFailures
-from seq_io_tools.vectors import Case
+from seq_io import runner
+from seq_io.reference import cases as reference_cases
+from seq_io.reference import testee as reference_testee
+from seq_io.reference import validation_cases
+from seq_io.reference.spec_data import load_spec
+from seq_io.runner import run, xfail
+from seq_io.runner.compare import compare, request
+from seq_io.runner.protocol import Traffic
+from seq_io.runner.reports import Report, junit, summary, tap
+from seq_io.runner.suite import SuiteCase, load_cases, select
+from seq_io.runner.verdict import Verdict
+from seq_io.runner.xfail import Entry, ExpectedFailures
+from seq_io.vectors import Case
 
 # -- testees that misbehave ---------------------------------------------------------------------------------
 
@@ -480,7 +484,7 @@ def test_in_process_judges_every_case_like_the_vector_judges(in_process: Report)
 
 def test_the_reference_testee_over_stdio_agrees_with_in_process(real_cases: list[SuiteCase],
                                                                  in_process: Report) -> None:
-    argv = [sys.executable, "-m", "seq_io_tools.reference_testee"]
+    argv = [sys.executable, "-m", "seq_io.reference.testee"]
     testee = run.StdioTestee(argv, load_spec().contract_version, traffic=Traffic())
     report = run.run_cases(real_cases, testee, traffic=Traffic(), command=argv)
     assert testee.starts == 1 and not report.problems

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
+
 from runner_fakes import by_id, cli, closing_line, fake, run_fake
-from seq_io_tools import runner
-from seq_io_tools.runner import xfail
-from seq_io_tools.runner.suite import load_cases
-from seq_io_tools.runner.xfail import Entry, ExpectedFailures
+from seq_io import runner
+from seq_io.runner import xfail
+from seq_io.runner.suite import load_cases
+from seq_io.runner.xfail import Entry, ExpectedFailures
 
 SCHEMA = Draft202012Validator(json.loads(xfail.XFAIL_SCHEMA.read_text()))
 
@@ -50,7 +51,8 @@ def test_the_most_specific_entry_governs(suite_dir: Path, tmp_path: Path) -> Non
         {"group": "rows-of/fake/*", "reason": "group", "error": "rows_of.mixed"},
         {"id": "fake-0002", "reason": "case"}]))
     cases = {case.id: case for case in load_cases(suite_dir)[0]}
-    assert [loaded.entry_for(cases[i]).reason for i in ("fake-0001", "fake-0002")] == ["group", "case"]
+    entries = [loaded.entry_for(cases[i]) for i in ("fake-0001", "fake-0002")]
+    assert [entry.reason if entry else None for entry in entries] == ["group", "case"]
     report, _, _ = run_fake(suite_dir, fake("echo", "--wrong", "fake-0002", "--refuse", "fake-0001=rows_of.mixed",
                                             "--wrong", "fake-0003"), expected=loaded)
     outcomes = {case_id: record.outcome for case_id, record in by_id(report).items()}
@@ -116,7 +118,7 @@ def test_fix_dissolves_a_kind_entry_once_a_case_of_it_passes(suite_dir: Path, tm
 def test_fix_keeps_a_kind_entry_for_cases_that_did_not_run(suite_dir: Path) -> None:
     cases = load_cases(suite_dir)[0]
     listed = ExpectedFailures(patterns=[Entry(None, "later", kind="rows_of")])
-    from seq_io_tools.runner.verdict import Verdict
+    from seq_io.runner.verdict import Verdict
     ran = [(case, Verdict("fail")) for case in cases if case.id == "fake-0001"]
     assert xfail.fixed(listed, ran, cases).all_entries() == [Entry(None, "later", kind="rows_of")]
     ran = [(case, Verdict("pass" if case.id == "fake-0001" else "fail")) for case in cases if case.id < "fake-0003"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from runner_fakes import (
     ROWS_CASE,
     ROWS_FILE,
@@ -25,14 +26,14 @@ from runner_fakes import (
     gone,
     run_fake,
 )
-from seq_io_ref.spec_data import load_spec
-from seq_io_tools import runner
-from seq_io_tools.runner import protocol, run
-from seq_io_tools.runner.compare import compare, request
-from seq_io_tools.runner.protocol import Stray
-from seq_io_tools.runner.reports import summary
-from seq_io_tools.runner.suite import SuiteCase, load_cases
-from seq_io_tools.vectors import CONFORMANCE, Case
+from seq_io import runner
+from seq_io.reference.spec_data import load_spec
+from seq_io.runner import protocol, run
+from seq_io.runner.compare import compare, request
+from seq_io.runner.protocol import Stray
+from seq_io.runner.reports import summary
+from seq_io.runner.suite import SuiteCase, load_cases
+from seq_io.vectors import CONFORMANCE, Case
 
 # -- output that answers nothing ----------------------------------------------------------------------------
 
@@ -155,7 +156,7 @@ def test_the_processes_module_never_picks_the_runner_or_an_unrelated_process() -
     import subprocess
     import sys
 
-    from seq_io_tools.runner import processes
+    from seq_io.runner import processes
 
     stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(20)"], start_new_session=True)
     try:
@@ -183,7 +184,7 @@ def test_an_error_message_from_the_testee_is_escaped_too(suite_dir: Path) -> Non
     case = load_cases(suite_dir)[0][0]
     verdict = compare(case, {"type": "error", "id": case.id, "rule": "x\x1b[31m", "message": "m\x07"})
     assert verdict.status == "fail"
-    from seq_io_tools.runner.reports import printable
+    from seq_io.runner.reports import printable
     assert printable(verdict.detail) == verdict.detail.replace("\x1b", "\\x1b").replace("\x07", "\\x07")
 
 
@@ -230,7 +231,7 @@ def test_the_summary_and_the_json_report_show_all_differences(tmp_path: Path,
 def test_a_value_too_long_for_the_json_report_is_an_excerpt(tmp_path: Path) -> None:
     case = _rows_case([list(range(2000))])
     verdict = compare(case, {"type": "result", "id": "t-0001", "result": {"rows": "no"}})
-    from seq_io_tools.runner.reports import _difference_json
+    from seq_io.runner.reports import _difference_json
     shown = _difference_json(verdict.differences[0])
     assert "expected" not in shown and shown["expected_excerpt"].startswith("[[0,1,2,") and \
         len(shown["expected_excerpt"]) == 2001 and shown["got"] == "no"
@@ -244,7 +245,7 @@ def test_a_result_where_a_refusal_was_expected_shows_the_result() -> None:
     assert verdict.differences[0].at == "$"
     assert verdict.differences[0].expected == {"error": "rows_of.no-rows"}
     assert verdict.differences[0].got == {"result": {"rows": [[7]]}}
-    from seq_io_tools.runner.reports import Record, _failure_block
+    from seq_io.runner.reports import Record, _failure_block
     lines = _failure_block(Record(case, verdict, "fail", False))
     assert '    got:      {"result":{"rows":[[7]]}}' in lines, lines
 

@@ -15,12 +15,13 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from seq_io_ref import schedule as ours
-from seq_io_ref.json_values import json_equal
-from seq_io_ref.rows_of import rows_of
-from seq_io_ref.validation import contract
 from sequence_base.contract import obs_schedule as upstream
 from sequence_base.contract import own_io
+
+from seq_io.reference import schedule as ours
+from seq_io.reference.json_values import json_equal
+from seq_io.reference.rows_of import rows_of
+from seq_io.reference.validation import contract
 
 MAX = 2**53 - 1
 EXAMPLES = int(os.environ.get("SEQ_IO_FUZZ_EXAMPLES", "300"))

@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticError
-from seq_io_tools import rule_coverage, vectors
 from sequence_base.contract import obs_schedule as upstream
 from sequence_base.contract.own_io import Observations, rows_of
+
+from seq_io import rule_coverage, vectors
 
 FILES, PROBLEMS = vectors.load_suite()
 KINDS = ("schedule", "envelope", "rows_of")

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seq_io_tools.schema_mutants import OPERATORS, Mutant, mutants, pattern_edits
+
+from seq_io_maint.schema_mutants import OPERATORS, Mutant, mutants, pattern_edits
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,6 +93,6 @@ def test_pattern_edits_are_the_ones_named(pattern: str, expected: set[tuple[str,
 
 
 def test_every_listed_equivalent_is_a_mutant_of_the_schemas() -> None:
-    listed = json.loads((REPO_ROOT / "reference" / "schema-mutation-equivalents.json").read_text(encoding="utf-8"))
+    listed = json.loads((REPO_ROOT / "scripts" / "equivalents" / "schemas.json").read_text(encoding="utf-8"))
     assert set(listed) <= {mutant.id for mutant in MUTANTS}
     assert all(len(reason) > 80 for reason in listed.values())

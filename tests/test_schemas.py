@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from seq_io_ref.spec_data import load_spec
-from seq_io_tools import schema_limits
+
+from seq_io.reference import x_limits
+from seq_io.reference.spec_data import load_spec
+from seq_io_maint import schema_limits
 
 SPEC = load_spec()
 TYPES = ["Stream", "Camera", "Observations", "Actions", "Tensors", "Episodes", "ObserveFrame", "ObserveRequest",
@@ -58,7 +60,7 @@ def test_objects_are_closed(name: str) -> None:
 
 def test_named_limits_are_read_from_contract_json() -> None:
     assert not schema_limits.drift(), "run `make generate`"
-    seen = {str(limit) for schema in SPEC.schemas.values() for node in schema_limits.annotated(schema)
+    seen = {str(limit) for schema in SPEC.schemas.values() for node in x_limits.annotated(schema)
             for limit in node["x-limits"].values()}
     assert seen == {"MAX_WINDOW", "MAX_STREAMS", "MAX_SAFE_INTEGER", "-MAX_SAFE_INTEGER"}
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from seq_io_ref.beyond_schema import BEYOND_SCHEMA_RULES, NORMALIZATIONS
-from seq_io_ref.rule_ids import schema_rule_ids
-from seq_io_ref.spec_data import load_spec
+from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES, NORMALIZATIONS
+from seq_io.reference.rule_ids import schema_rule_ids
+from seq_io.reference.spec_data import load_spec
 
 SPEC = load_spec()
 PROSE = (SPEC.root / "validation.md").read_text(encoding="utf-8")

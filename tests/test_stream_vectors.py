@@ -1,5 +1,5 @@
 """Every stream scenario of conformance/vectors/stream/ → the reference keeper (through the reference testee and
-the runner's comparison) and → the brute-force model of scripts/seq_io_tools/stream_model.py: both must give
+the runner's comparison) and → the brute-force model of scripts/seq_io_maint/stream_model.py: both must give
 every operation's expected outcome.
 
 The expectations were derived by hand from spec/stream.md (hand-written files) or by the model (the generated
@@ -15,12 +15,13 @@ import sys
 from typing import Any
 
 import pytest
-from seq_io_tools import vectors
-from seq_io_tools.reference_cases import judge
-from seq_io_tools.runner.kinds import TABLE, expected_outcome, operation_name
-from seq_io_tools.runner.suite import SuiteCase, suite_cases
-from seq_io_tools.runner.verdict import differences
-from seq_io_tools.stream_model import Malformed, play
+
+from seq_io import vectors
+from seq_io.reference.cases import judge
+from seq_io.runner.kinds import TABLE, expected_outcome, operation_name
+from seq_io.runner.suite import SuiteCase, suite_cases
+from seq_io.runner.verdict import differences
+from seq_io_maint.stream_model import Malformed, play
 
 FILES, PROBLEMS = vectors.load_suite()
 CASES = [case for case in suite_cases(FILES) if case.kind == "stream"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from seq_io_tools.strict_yaml import MAX_FILE_BYTES, YamlError, load_file, load_text
+
+from seq_io.strict_yaml import MAX_FILE_BYTES, YamlError, load_file, load_text
 
 
 @pytest.mark.parametrize(("text", "line", "words"), [

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seq_io_tools import timeline as tl
-from seq_io_tools import vectors
+
+from seq_io import timeline as tl
+from seq_io import vectors
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
@@ -278,7 +279,7 @@ def test_main_writes_the_svg_and_register_wires_the_subcommand(tmp_path: Path,
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "seq_io_tools.timeline", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "seq_io.timeline", *args], capture_output=True,
                           text=True, timeout=120, check=False, cwd=cwd)
 
 

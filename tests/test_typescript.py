@@ -21,15 +21,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seq_io_ref.beyond_schema import BEYOND_SCHEMA_RULES
-from seq_io_ref.validation import contract
-from seq_io_tools import vectors
-from seq_io_tools.validation_cases import instance_text
+
+from seq_io import vectors
+from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES
+from seq_io.reference.validation import contract
+from seq_io.reference.validation_cases import instance_text
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
-JS = REPO_ROOT / "conformance" / "js"
-TSC = JS / "node_modules" / ".bin" / "tsc"
+JS = REPO_ROOT / "implementations" / "js"
+TSGEN = REPO_ROOT / "scripts" / "typescript"
+"""The maintainers' TypeScript generator, with its own pinned quicktype-core and typescript."""
+TSC = TSGEN / "node_modules" / ".bin" / "tsc"
 TIMEOUT_S = 120
 
 LOOSER_BY_DESIGN: dict[str, str] = {
@@ -63,12 +66,12 @@ FILES, _ = vectors.load_suite()
 CASES = [(f.doc["type"], c) for f in FILES if f.kind == "validation" for c in f.cases]
 
 
-def _tsc(*args: str, cwd: Path = JS) -> subprocess.CompletedProcess[str]:
+def _tsc(*args: str, cwd: Path = TSGEN) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(TSC), *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
 
 
 def _generate(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["node", "scripts/generate-types.js", *args], cwd=JS, capture_output=True, text=True,
+    return subprocess.run(["node", "generate-types.js", *args], cwd=TSGEN, capture_output=True, text=True,
                           timeout=TIMEOUT_S, check=False)
 
 
@@ -132,8 +135,8 @@ def test_the_table_of_looseness_is_exact(tmp_path: Path) -> None:
 
 
 def _js_copy_checked_against(schemas: Path, root: Path) -> subprocess.CompletedProcess[str]:
-    """conformance/js and generated/ts laid out as in the checkout under `root`, the types made from `schemas`."""
-    js = root / "conformance" / "js"
+    """implementations/js and generated/ts laid out as in the checkout under `root`, the types made from `schemas`."""
+    js = root / "implementations" / "js"
     js.mkdir(parents=True)
     for name in ("src", "scripts", "test"):
         shutil.copytree(JS / name, js / name)

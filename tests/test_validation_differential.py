@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from oracle import NOT_UPSTREAM, upstream_verdict
-from seq_io_ref.json_values import json_equal
-from seq_io_tools import vectors
-from seq_io_tools.validation_cases import instance_text
+from seq_io import vectors
+from seq_io.reference.json_values import json_equal
+from seq_io.reference.validation_cases import instance_text
 
 FILES, _ = vectors.load_suite()
 CASES = [(f.doc["type"], case) for f in FILES if f.kind == "validation" and f.doc["type"] not in NOT_UPSTREAM
@@ -59,7 +60,7 @@ def test_print_divergences() -> None:
 
 def test_every_type_has_an_oracle_or_a_reason() -> None:
     from oracle import _upstream_types
-    from seq_io_ref.spec_data import load_spec
+    from seq_io.reference.spec_data import load_spec
 
     types = set(load_spec().type_names)
     assert set(_upstream_types()) | set(NOT_UPSTREAM) == types

@@ -4,15 +4,15 @@ tests/test_models.py.)"""
 
 from __future__ import annotations
 
-from seq_io_ref.validation import Contract
-from seq_io_tools import vectors
+from seq_io import vectors
+from seq_io.reference.validation import Contract
 
 FILES, PROBLEMS = vectors.load_suite()
 CASES = [(f.doc["type"], case) for f in FILES if f.kind == "validation" for case in f.cases]
 
 
 def test_suite_loads_and_lints_clean(suite: list[vectors.VectorFile], the_contract: Contract) -> None:
-    from seq_io_ref.rule_ids import known_rule_ids
+    from seq_io.reference.rule_ids import known_rule_ids
 
     spec = the_contract.spec
     problems = list(vectors.lint(suite, vectors.read_ledger(), known_rule_ids(spec), set(spec.type_names)))

@@ -14,11 +14,12 @@ import jsonschema_rs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from seq_io_ref import fast_wire
-from seq_io_ref.issues import MAX_ISSUES
-from seq_io_ref.spec_data import load_spec
-from seq_io_ref.wire import WIRE_JSON_SYNTAX, parse_json_text, read_iteratively, wire_limits
-from seq_io_tools.runner import protocol
+
+from seq_io.reference import fast_wire
+from seq_io.reference.issues import MAX_ISSUES
+from seq_io.reference.spec_data import load_spec
+from seq_io.reference.wire import WIRE_JSON_SYNTAX, parse_json_text, read_iteratively, wire_limits
+from seq_io.runner import protocol
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MAX_JSON_DEPTH = wire_limits().depth
@@ -138,12 +139,12 @@ def test_an_unescaped_lone_surrogate_is_refused_like_its_escape(text: str) -> No
 def test_the_reference_refuses_an_unescaped_lone_surrogate_sent_through_the_protocol() -> None:
     """The protocol line carries the instance text in a JSON string whose `\\ud800` escape stands for the code point
     itself, so the testee receives a text with an unescaped lone surrogate inside a string token. (The JavaScript
-    implementation is held to the same texts by conformance/js/test/run-vectors.js, which runs after `npm ci`.)"""
+    implementation is held to the same texts by implementations/js/test/run-vectors.js, which runs after `npm ci`.)"""
     cases = [{"type": "case", "id": f"raw-{n}", "kind": "validation",
               "input": {"type_name": "ObserveFrame", "json": '{"seq": 0, "inputs": ' + text + "}"}}
              for n, text in enumerate(UNESCAPED_LONE_SURROGATES)]
     requests = [protocol.runner_hello(load_spec().contract_version), *cases]
-    done = subprocess.run([sys.executable, "-m", "seq_io_tools.reference_testee"],
+    done = subprocess.run([sys.executable, "-m", "seq_io.reference.testee"],
                           input=b"".join(map(protocol.encode, requests)), capture_output=True, timeout=60, check=False,
                           cwd=REPO_ROOT)
     answers = [protocol.decode(line) for line in done.stdout.splitlines()][1:]
@@ -161,7 +162,7 @@ LONE_SURROGATE_SCENARIO = {
                    {"observe": {"episode_id": "e"}}]}
 """Stream bodies holding lone surrogates as parsed values (spec/stream.md STR-POST-BODY: a wire rule a value can
 still break). No YAML vector can hold one (YAML refuses the escape), so this test sends them; the JavaScript
-implementation gets the same scenario in conformance/js/test/run-vectors.js."""
+implementation gets the same scenario in implementations/js/test/run-vectors.js."""
 LONE_SURROGATE_OUTCOMES = [{"error": "stream.invalid-body", "status": 400},
                            {"error": "stream.invalid-body", "status": 400},
                            {"error": "stream.invalid-body", "status": 400, "at": 2},
@@ -170,7 +171,7 @@ LONE_SURROGATE_OUTCOMES = [{"error": "stream.invalid-body", "status": 400},
 
 def test_the_reference_keeper_refuses_lone_surrogates_in_bodies_sent_through_the_protocol() -> None:
     case = {"type": "case", "id": "raw-stream-0001", "kind": "stream", "input": LONE_SURROGATE_SCENARIO}
-    done = subprocess.run([sys.executable, "-m", "seq_io_tools.reference_testee"],
+    done = subprocess.run([sys.executable, "-m", "seq_io.reference.testee"],
                           input=b"".join(map(protocol.encode, [protocol.runner_hello(load_spec().contract_version),
                                                                case])),
                           capture_output=True, timeout=60, check=False, cwd=REPO_ROOT)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from seq_io_ref.keeper import Limits
-from seq_io_tools.worker.host import KeeperHost, StreamConfig, unavailable
+from seq_io.reference.keeper import Limits
+from seq_io.worker.host import KeeperHost, StreamConfig, unavailable
 
 
 class Clock:

@@ -74,8 +74,9 @@ def _bad_hello(hello: dict[str, Any], how: str) -> None:
     if how == "garbage":
         _write(b"Welcome to the fake testee!\n")
         return
-    changed = {"protocol": {"protocol": 2}, "version": {"contract_version": "0.0.1"},
-               "no-kinds": {"kinds": "rows_of"}, "type": {"type": "result"}}[how]
+    changes: dict[str, dict[str, Any]] = {"protocol": {"protocol": 2}, "version": {"contract_version": "0.0.1"},
+                                          "no-kinds": {"kinds": "rows_of"}, "type": {"type": "result"}}
+    changed = changes[how]
     _write(hello | changed)
 
 

@@ -1,0 +1,83 @@
+"""The head's changelog entry → its editorial marks ("Editorial:" and a list of `location: reason`) → the changes
+they name, reclassified as editorial with the reason, unless a witness shows the change breaks.
+
+WHY in the changelog: the mark is part of the release's own record, reviewed with it, and says why; the review
+cannot tell a rewording from a change of meaning in prose or in a rule row, so a person has to, in writing.
+A mark names a document section (`validation.md § Language-neutral decisions`), an id in backticks (a rule row,
+an `x-rule`, a normalization, a contract.json key such as `limits.STREAM_WAIT_S`) or a schema location
+(`Camera $.width`). A mark the data contradicts is not honoured: the change keeps its directions and the report
+says why; a mark naming nothing is reported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from seq_io.bump_review.rules import Change, render_location
+from seq_io.bump_review.snapshot import Snapshot
+
+_START = re.compile(r"^\s*(?:\*\*)?Editorial(?:\*\*)?\s*[:.]?\s*(?:\*\*)?\s*$", re.IGNORECASE)
+_ITEM = re.compile(r"^\s*[-*]\s+(.+?):\s+(.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class Mark:
+    target: str
+    reason: str
+
+    def names(self, change: Change) -> bool:
+        target = self.target.strip()
+        if "§" in target:
+            document, _, section = target.partition("§")
+            name = document.strip().rsplit("/", 1)[-1]
+            return change.type_name == f"({name})" and change.location == (f"§ {section.strip()}",)
+        if target.startswith("`") and target.endswith("`"):
+            return f"`{target.strip('`')}`" in change.detail
+        type_name, _, location = target.partition(" ")
+        return change.type_name == type_name and render_location(change.location) == location.strip()
+
+
+def marks(head: Snapshot) -> list[Mark]:
+    """The marks of the head version's changelog entry."""
+    found: list[Mark] = []
+    inside = False
+    for line in head.changelog_entry(head.version).splitlines():
+        if _START.match(line):
+            inside = True
+            continue
+        item = _ITEM.match(line) if inside else None
+        if item is not None:
+            found.append(Mark(item.group(1), item.group(2)))
+        elif inside and line.strip() and not line.startswith(" "):
+            inside = False
+    return found
+
+
+def apply(changes: list[Change], head: Snapshot) -> tuple[list[Change], list[str]]:
+    """The changes with the marked ones made editorial, and a sentence for each mark that names nothing or that
+    the evidence contradicts."""
+    listed = marks(head)
+    used: set[Mark] = set()
+    out: list[Change] = []
+    problems: list[str] = []
+    for change in changes:
+        mark = next((m for m in listed if m.names(change)), None)
+        if mark is None or change.level == "editorial":
+            out.append(change)
+            used |= {mark} if mark else set()
+            continue
+        used.add(mark)
+        where = f"CHANGELOG.md, entry {head.version}"
+        if change.evidence:
+            out.append(dataclasses.replace(change, note=f"{change.note}; marked editorial ({where}: "
+                                                         f"{mark.reason}), but a witness shows it breaks: not "
+                                                         "honoured".lstrip("; ")))
+            problems.append(f"the editorial mark `{mark.target}` is not honoured: {change.evidence[0]}")
+            continue
+        out.append(dataclasses.replace(change, old_readers=False, new_readers=False, editorial=True,
+                                       note=f"marked editorial ({where}): {mark.reason}"))
+    problems += [f"the editorial mark `{m.target}` ({head.version}) names no change of this review"
+                 for m in listed if m not in used]
+    return out, problems

@@ -1,0 +1,106 @@
+"""The spec folder as data: path of `spec/` → parsed `contract.json` and the JSON Schemas by type name.
+
+Every other module reads the contract version, the limits and the schemas through here, so each of them lives in
+exactly one file of `spec/`. The package's own spec is found by `seq_io_spec` (the installed data, or the
+checkout's in an editable install); `SEQ_IO_SPEC_ROOT` or an explicit argument names another folder, so that
+tools such as the bump review can load two versions of the spec side by side. A folder that is not a spec is a
+`SpecError` naming it, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from seq_io import locate
+
+SPEC_ROOT_ENV = "SEQ_IO_SPEC_ROOT"
+
+
+def own_spec_root() -> Path:
+    """The package's own `spec/` folder, whatever `SEQ_IO_SPEC_ROOT` says; SpecError when its data is missing."""
+    problem = locate.data_problem()
+    if problem is not None:
+        raise SpecError(problem)
+    return locate.spec_root()
+
+
+def default_spec_root() -> Path:
+    """The `spec/` folder in force: `$SEQ_IO_SPEC_ROOT` when set (and not empty), else the package's own."""
+    override = os.environ.get(SPEC_ROOT_ENV, "")
+    if not override:
+        return own_spec_root()
+    root = Path(override)
+    if not root.is_dir():
+        raise SpecError(f"{SPEC_ROOT_ENV}={override}: no such folder (unset it to use the package's own spec)")
+    if not (root / "contract.json").is_file():
+        raise SpecError(f"{SPEC_ROOT_ENV}={override}: not a spec folder, it has no contract.json")
+    return root
+
+
+@dataclass(frozen=True)
+class SpecData:
+    """One version of the spec: its contract constants and its schemas keyed by title."""
+
+    root: Path
+    contract: dict[str, Any]
+    schemas: dict[str, dict[str, Any]]
+
+    @property
+    def contract_version(self) -> str:
+        return str(self.contract["contract_version"])
+
+    @property
+    def limits(self) -> dict[str, int | float]:
+        return dict(self.contract["limits"])
+
+    @property
+    def type_names(self) -> list[str]:
+        return sorted(self.schemas)
+
+
+class SpecError(Exception):
+    """A spec folder that cannot be read: names the file, the line and what is wrong."""
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise SpecError(f"{path}:{error.lineno}: not valid JSON: {error.msg} (column {error.colno})") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SpecError(f"{path}: cannot read: {error}") from None
+
+
+def _check_schema(path: Path, schema: Any) -> None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    if not isinstance(schema, dict) or "$id" not in schema or "title" not in schema:
+        raise SpecError(f"{path}: a schema file must be a JSON object with `$id` and `title`")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+        raise SpecError(f"{path}: not a valid 2020-12 schema at {where}: {error.message}") from None
+
+
+@cache
+def load_spec(root: Path | None = None) -> SpecData:
+    """Read `contract.json` and every `schemas/*.json` of a spec folder (cached per folder); SpecError if broken."""
+    spec_root = (root or default_spec_root()).resolve()
+    if not (spec_root / "contract.json").is_file() or not (spec_root / "schemas").is_dir():
+        raise SpecError(f"{spec_root}: not a spec folder (a spec folder holds contract.json and schemas/)")
+    schemas = {}
+    for path in sorted((spec_root / "schemas").glob("*.json")):
+        schema = _read_json(path)
+        _check_schema(path, schema)
+        schemas[str(schema["title"])] = schema
+    contract = _read_json(spec_root / "contract.json")
+    if not isinstance(contract, dict) or not isinstance(contract.get("contract_version"), str):
+        raise SpecError(f"{spec_root / 'contract.json'}: not a contract file (no `contract_version` string in it)")
+    return SpecData(root=spec_root, contract=contract, schemas=schemas)
