@@ -50,20 +50,31 @@ def run(worker: str, policy: dict[str, Any], acts: list[int], timeout: float) ->
             frames = [{"seq": step, "inputs": cut(observation(step), keys)} for step, keys in wanted]
             sent = {step for step, _ in wanted}
             skipped = [step for step in range(previous + 1, t) if step not in sent]
-            answer = client.post("/observe", headers=JSON, content=json.dumps(
-                {"episode_id": episode, "frames": frames, "skipped": skipped}))
+            answer = client.post(
+                "/observe",
+                headers=JSON,
+                content=json.dumps({"episode_id": episode, "frames": frames, "skipped": skipped}),
+            )
             answer.raise_for_status()
             through = answer.json()["through"]
-            acted = client.post("/act", headers=JSON, content=json.dumps(
-                {"episode_id": episode, "seq": t, "inputs": observation(t)}))
+            acted = client.post(
+                "/act", headers=JSON, content=json.dumps({"episode_id": episode, "seq": t, "inputs": observation(t)})
+            )
             acted.raise_for_status()
             handed = acted.json()["outputs"]
-            expected: Any = observation(t) if s is None else envelope(
-                schedule.picks(s, t, previous), {step: observation(step) for step in range(t)}, observation(t), t)
+            expected: Any = (
+                observation(t)
+                if s is None
+                else envelope(
+                    schedule.picks(s, t, previous), {step: observation(step) for step in range(t)}, observation(t), t
+                )
+            )
             verdict = "ok" if handed == expected else f"MISMATCH, expected {json.dumps(expected)}"
             failures += handed != expected
-            print(f"act {t}: uploaded {len(frames)} frame(s), skipped {len(skipped)}, through {through}; "
-                  f"handed {json.dumps(handed)} {verdict}")
+            print(
+                f"act {t}: uploaded {len(frames)} frame(s), skipped {len(skipped)}, through {through}; "
+                f"handed {json.dumps(handed)} {verdict}"
+            )
             previous = t
     print(f"{len(acts) - failures} acts matched, {failures} did not")
     return 1 if failures else 0

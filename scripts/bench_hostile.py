@@ -35,34 +35,75 @@ def documents() -> list[Hostile]:
     objects = ", ".join(f'{{"i": {i}}}' for i in range(10_000))
     frames = ", ".join(f'{{"seq": {i}, "inputs": {{"state": [0.1, 0.2, 0.3]}}}}' for i in range(100_000))
     return [
-        Hostile("integer of 4,301 digits", "ObserveFrame", '{"seq": 0, "inputs": 1' + "0" * 4300 + "}",
-                "$.inputs", "wire.integer-too-long"),
-        Hostile("integer of 1,000,000 digits", "ObserveFrame", '{"seq": 0, "inputs": 1' + "0" * 999_999 + "}",
-                "$.inputs", "wire.integer-too-long"),
-        Hostile("nested 1,000 deep", "ActRequest", '{"inputs": ' + "[" * 1000 + "]" * 1000 + "}",
-                "$", "wire.too-deep"),
+        Hostile(
+            "integer of 4,301 digits",
+            "ObserveFrame",
+            '{"seq": 0, "inputs": 1' + "0" * 4300 + "}",
+            "$.inputs",
+            "wire.integer-too-long",
+        ),
+        Hostile(
+            "integer of 1,000,000 digits",
+            "ObserveFrame",
+            '{"seq": 0, "inputs": 1' + "0" * 999_999 + "}",
+            "$.inputs",
+            "wire.integer-too-long",
+        ),
+        Hostile("nested 1,000 deep", "ActRequest", '{"inputs": ' + "[" * 1000 + "]" * 1000 + "}", "$", "wire.too-deep"),
         Hostile("nested 100,000 deep, unclosed", "ActRequest", "[" * 100_000, "$", "wire.too-deep"),
         Hostile("at: 10,000 distinct objects", "Stream", '{"at": [' + objects + "]}", "$.at", "maxItems"),
-        Hostile("100,000 stream keys", "Observations", '{"streams": {' + many_keys + "}}", "$.streams",
-                "maxProperties"),
-        Hostile("a stream key of 1,000,000 chars", "Observations", '{"streams": {"' + "k" * 1_000_000 + '": {}}}',
-                "$.streams", "Observations.stream-key"),
-        Hostile("an unknown key of 10,000,000 chars", "Stream", '{"' + "x" * 10_000_000 + '": 1}', "$",
-                "additionalProperties"),
-        Hostile("100,000 duplicate keys", "ActRequest",
-                '{"inputs": {' + ", ".join('"a": 1' for _ in range(100_000)) + "}}", "$.inputs",
-                "wire.duplicate-key"),
-        Hostile("100,000 overflowing numbers", "ActRequest",
-                '{"inputs": [' + ", ".join("1e400" for _ in range(100_000)) + "]}", "$.inputs[0]",
-                "wire.non-finite-number"),
-        Hostile("episode_id of 10,000,000 chars", "ObserveRequest", '{"episode_id": "' + "e" * 10_000_000 + '"}',
-                "$.episode_id", "maxLength"),
-        Hostile("100,000 frames, the last one refused", "ObserveRequest",
-                '{"episode_id": "e", "frames": [' + frames + ', {"seq": -1, "inputs": null}]}',
-                "$.frames[100000].seq", "minimum"),
-        Hostile("models: 1,000,000 names", "DeploymentPolicy",
-                '{"handler_ref": "h", "models": [' + ", ".join(f'"o/m{i}"' for i in range(1_000_000)) + "]}",
-                "$.models", "maxItems"),
+        Hostile(
+            "100,000 stream keys", "Observations", '{"streams": {' + many_keys + "}}", "$.streams", "maxProperties"
+        ),
+        Hostile(
+            "a stream key of 1,000,000 chars",
+            "Observations",
+            '{"streams": {"' + "k" * 1_000_000 + '": {}}}',
+            "$.streams",
+            "Observations.stream-key",
+        ),
+        Hostile(
+            "an unknown key of 10,000,000 chars",
+            "Stream",
+            '{"' + "x" * 10_000_000 + '": 1}',
+            "$",
+            "additionalProperties",
+        ),
+        Hostile(
+            "100,000 duplicate keys",
+            "ActRequest",
+            '{"inputs": {' + ", ".join('"a": 1' for _ in range(100_000)) + "}}",
+            "$.inputs",
+            "wire.duplicate-key",
+        ),
+        Hostile(
+            "100,000 overflowing numbers",
+            "ActRequest",
+            '{"inputs": [' + ", ".join("1e400" for _ in range(100_000)) + "]}",
+            "$.inputs[0]",
+            "wire.non-finite-number",
+        ),
+        Hostile(
+            "episode_id of 10,000,000 chars",
+            "ObserveRequest",
+            '{"episode_id": "' + "e" * 10_000_000 + '"}',
+            "$.episode_id",
+            "maxLength",
+        ),
+        Hostile(
+            "100,000 frames, the last one refused",
+            "ObserveRequest",
+            '{"episode_id": "e", "frames": [' + frames + ', {"seq": -1, "inputs": null}]}',
+            "$.frames[100000].seq",
+            "minimum",
+        ),
+        Hostile(
+            "models: 1,000,000 names",
+            "DeploymentPolicy",
+            '{"handler_ref": "h", "models": [' + ", ".join(f'"o/m{i}"' for i in range(1_000_000)) + "]}",
+            "$.models",
+            "maxItems",
+        ),
     ]
 
 
@@ -87,8 +128,10 @@ def decided(the_contract: Contract, hostile: Hostile) -> bool:
 def main() -> int:
     fast, slow = contract(), contract(fast=False)
     print(f"Hostile documents: time to refuse, against json.loads of the same text (target: within {TARGET:.0f}x)")
-    print(f"{'document':<40}{'MB':>7}{'rule':>26}{'json.loads ms':>15}{'ours ms':>10}{'x loads':>9}"
-          f"{'pure-Python ms':>16}  met")
+    print(
+        f"{'document':<40}{'MB':>7}{'rule':>26}{'json.loads ms':>15}{'ours ms':>10}{'x loads':>9}"
+        f"{'pure-Python ms':>16}  met"
+    )
     all_met = True
     for hostile in documents():
         assert decided(fast, hostile), hostile.label
@@ -98,8 +141,10 @@ def main() -> int:
         pure = best_seconds(lambda h=hostile: slow.validate_text(h.type_name, h.text), repeat=1)  # type: ignore[misc]
         met = ours <= TARGET * base
         all_met &= met
-        print(f"{hostile.label:<40}{len(hostile.text) / 1e6:>7.2f}{hostile.rule:>26}{base * 1e3:>15.3f}"
-              f"{ours * 1e3:>10.3f}{ours / base:>8.1f}x{pure * 1e3:>16.3f}  {'yes' if met else 'NO'}")
+        print(
+            f"{hostile.label:<40}{len(hostile.text) / 1e6:>7.2f}{hostile.rule:>26}{base * 1e3:>15.3f}"
+            f"{ours * 1e3:>10.3f}{ours / base:>8.1f}x{pure * 1e3:>16.3f}  {'yes' if met else 'NO'}"
+        )
     print("every document refused within the target" if all_met else "some documents miss the target (NO above)")
     return 0
 

@@ -69,27 +69,38 @@ def through_stdio(label: str, command: str, cases: list[SuiteCase], timeout: flo
 def table(rows: list[Row], kinds: list[str]) -> str:
     base = rows[0]
     width = max(len(row.label) for row in rows) + 2
-    head = (f"{'implementation':<{width}}{'failed':>7}{'start s':>9}" + "".join(f"{k:>12}" for k in kinds)
-            + f"{'all':>10}{'x slower':>10}")
+    head = (
+        f"{'implementation':<{width}}{'failed':>7}{'start s':>9}"
+        + "".join(f"{k:>12}" for k in kinds)
+        + f"{'all':>10}{'x slower':>10}"
+    )
     lines = ["cases per second (start-up excluded); x slower: the baseline's rate over this row's", head]
     for row in rows:
         rates = "".join(f"{row.rate(kind):>12.0f}" for kind in kinds)
         slower = base.rate() / row.rate() if row.rate() else float("inf")
-        lines.append(f"{row.label:<{width}}{row.report.failed:>7}{row.start:>9.2f}{rates}{row.rate():>10.0f}"
-                     f"{slower:>10.1f}")
-    lines += ["", "per kind, x slower than the baseline:",
-              f"{'implementation':<{width}}" + "".join(f"{k:>12}" for k in kinds)]
+        lines.append(
+            f"{row.label:<{width}}{row.report.failed:>7}{row.start:>9.2f}{rates}{row.rate():>10.0f}{slower:>10.1f}"
+        )
+    lines += [
+        "",
+        "per kind, x slower than the baseline:",
+        f"{'implementation':<{width}}" + "".join(f"{k:>12}" for k in kinds),
+    ]
     for row in rows[1:]:
-        ratios = "".join(f"{base.rate(k) / row.rate(k) if row.rate(k) else float('inf'):>12.1f}"
-                         for k in kinds)
+        ratios = "".join(f"{base.rate(k) / row.rate(k) if row.rate(k) else float('inf'):>12.1f}" for k in kinds)
         lines.append(f"{row.label:<{width}}{ratios}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--impl", action="append", default=[], metavar="COMMAND",
-                        help="another testee's command line to measure (repeatable)")
+    parser.add_argument(
+        "--impl",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="another testee's command line to measure (repeatable)",
+    )
     parser.add_argument("--kind", action="append", default=[], choices=KINDS, help="measure only this kind")
     parser.add_argument("--repeat", type=int, default=3, help="runs per row; the best is shown (default 3)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per answer (default 30)")

@@ -29,10 +29,16 @@ DECLARATIONS: dict[str, tuple[dict[str, Any], int]] = {
     "whole every=1": ({"every": 1}, GAP),
     "whole every=1, acts back to back": ({"every": 1}, 1),
     "64-offset window + fed key": ({"streams": {"cam": {"at": list(range(-63, 1))}, "s": {"every": 2}}}, GAP),
-    "64 keys (windows, fed, alone)": ({"streams": {
-        **{f"w{i:02}": {"at": [-(i % 8) - 1, 0]} for i in range(32)},
-        **{f"f{i:02}": {"every": i % 4 + 1} for i in range(16)},
-        **{f"a{i:02}": {} for i in range(16)}}}, GAP),
+    "64 keys (windows, fed, alone)": (
+        {
+            "streams": {
+                **{f"w{i:02}": {"at": [-(i % 8) - 1, 0]} for i in range(32)},
+                **{f"f{i:02}": {"every": i % 4 + 1} for i in range(16)},
+                **{f"a{i:02}": {} for i in range(16)},
+            }
+        },
+        GAP,
+    ),
     "long gap (window + fed every 1)": ({"streams": {"cam": {"at": [-15, 0]}, "s": {"every": 1}}}, 1000),
 }
 SCALING_GAPS = (10, 100, 1000, 10000)
@@ -85,8 +91,10 @@ def per_act_table() -> Timings:
         mine, theirs = check_agreement(declaration, T, T - gap)
         ours_s, theirs_s = best_pair(act_of(ours, mine, T, T - gap), act_of(upstream, theirs, T, T - gap))
         measured[label] = ours_s, theirs_s
-        print(f"{label:<36}{gap:>6}{entries(mine, T, T - gap):>9}{ours_s * 1e6:>10.2f}{theirs_s * 1e6:>13.2f}"
-              f"{theirs_s / ours_s:>14.1f}x")
+        print(
+            f"{label:<36}{gap:>6}{entries(mine, T, T - gap):>9}{ours_s * 1e6:>10.2f}{theirs_s * 1e6:>13.2f}"
+            f"{theirs_s / ours_s:>14.1f}x"
+        )
     return measured
 
 
@@ -97,8 +105,9 @@ def scaling_table() -> None:
         mine, theirs = check_agreement({"every": 1}, T, T - gap)
         count = entries(mine, T, T - gap)
         ours_s, theirs_s = best_pair(act_of(ours, mine, T, T - gap), act_of(upstream, theirs, T, T - gap), rounds=5)
-        print(f"{gap:>8}{count:>9}{ours_s / count * 1e9:>15.1f}{theirs_s / count * 1e9:>19.1f}"
-              f"{theirs_s / ours_s:>14.1f}x")
+        print(
+            f"{gap:>8}{count:>9}{ours_s / count * 1e9:>15.1f}{theirs_s / count * 1e9:>19.1f}{theirs_s / ours_s:>14.1f}x"
+        )
 
 
 def _of_and_layout(declaration: dict[str, Any]) -> bool:
@@ -109,8 +118,10 @@ def _of_and_layout(declaration: dict[str, Any]) -> bool:
 
 def of_table() -> Timings:
     measured: Timings = {}
-    print("\nof(declaration), once per episode, with the per-act layout ours builds on the first act (reads_past "
-          "builds it). Ours validates the declaration first (spec/validation.md); upstream reads it raw")
+    print(
+        "\nof(declaration), once per episode, with the per-act layout ours builds on the first act (reads_past "
+        "builds it). Ours validates the declaration first (spec/validation.md); upstream reads it raw"
+    )
     print(f"{'declaration':<36}{'ours µs':>10}{'upstream µs':>13}{'ours/upstream':>15}")
     for label, (declaration, _) in DECLARATIONS.items():
         ours_s, theirs_s = best_pair(partial(_of_and_layout, declaration), partial(upstream.of, declaration), rounds=3)

@@ -40,17 +40,23 @@ def observation(number: int) -> dict[str, Any]:
 
 def bodies(start: int, count: int, size: int) -> list[dict[str, Any]]:
     """`count` posts of `size` consecutive frames each, from frame `start`."""
-    return [{"episode_id": "e", "frames": [{"seq": n, "inputs": observation(n)}
-                                          for n in range(start + i * size, start + (i + 1) * size)]}
-            for i in range(count)]
+    return [
+        {
+            "episode_id": "e",
+            "frames": [{"seq": n, "inputs": observation(n)} for n in range(start + i * size, start + (i + 1) * size)],
+        }
+        for i in range(count)
+    ]
 
 
 def prefilled(held: int) -> Keeper:
     keeper = Keeper(None, limits=UNBOUNDED)
     for body in bodies(0, held // 1024, 1024):
         keeper.post(body, 0.0)
-    keeper.post({"episode_id": "e", "frames": [{"seq": n, "inputs": observation(n)}
-                                               for n in range(held // 1024 * 1024, held)]}, 0.0)
+    keeper.post(
+        {"episode_id": "e", "frames": [{"seq": n, "inputs": observation(n)} for n in range(held // 1024 * 1024, held)]},
+        0.0,
+    )
     return keeper
 
 
@@ -139,12 +145,33 @@ def main() -> int:
     rows = []
     for size in FRAMES_PER_POST:
         ours, base, parse = timed_posts(0, size, posts_needed(size))
-        rows.append([f"{size:,}", f"{1 / ours:,.0f}", micro(ours), micro(ours / size), micro(base / size),
-                     f"{ours / base:.1f}x", micro(parse / size), f"{ours / parse:.1f}x"])
-    table("Posts through the keeper (no declaration, one episode), against a dict insert of the same frames and "
-          "against json.loads of the same posts",
-          ["frames per post", "posts/s", "µs per post", "µs per frame", "dict insert µs per frame",
-           "keeper/dict insert", "json.loads µs per frame", "keeper/json.loads"], rows)
+        rows.append(
+            [
+                f"{size:,}",
+                f"{1 / ours:,.0f}",
+                micro(ours),
+                micro(ours / size),
+                micro(base / size),
+                f"{ours / base:.1f}x",
+                micro(parse / size),
+                f"{ours / parse:.1f}x",
+            ]
+        )
+    table(
+        "Posts through the keeper (no declaration, one episode), against a dict insert of the same frames and "
+        "against json.loads of the same posts",
+        [
+            "frames per post",
+            "posts/s",
+            "µs per post",
+            "µs per frame",
+            "dict insert µs per frame",
+            "keeper/dict insert",
+            "json.loads µs per frame",
+            "keeper/json.loads",
+        ],
+        rows,
+    )
     rows = []
     count = posts_needed(64)
     first = None
@@ -152,17 +179,31 @@ def main() -> int:
         ours, base, _ = timed_posts(held, 64, count)
         first = first or ours
         rows.append([f"{held:,}", micro(ours), micro(base), f"{ours / base:.1f}x", f"{ours / first:.2f}"])
-    table("Cost of a 64-frame post as the episode grows (frames already held)",
-          ["frames held", "µs per post", "baseline µs", "keeper/baseline", "relative to an empty episode"], rows)
+    table(
+        "Cost of a 64-frame post as the episode grows (frames already held)",
+        ["frames held", "µs per post", "baseline µs", "keeper/baseline", "relative to an empty episode"],
+        rows,
+    )
     rows = []
-    for label, declaration in (("{\"every\": 1}", {"every": 1}),
-                               ("cam [-8, 0] + s every 2", {"streams": {"cam": {"at": [-8, 0]}, "s": {"every": 2}}})):
+    for label, declaration in (
+        ('{"every": 1}', {"every": 1}),
+        ("cam [-8, 0] + s every 2", {"streams": {"cam": {"at": [-8, 0]}, "s": {"every": 2}}}),
+    ):
         for gap in ACT_GAPS:
             ours, base, handed = timed_act(gap, declaration)
             rows.append([label, f"{gap:,}", f"{handed:,}", micro(ours), micro(base), f"{ours / base:.1f}x"])
-    table("An act's hand-over (needed, picks, envelope, retention), against dict lookups of the same frames",
-          ["declaration", "steps since the previous act", "observations handed", "µs per act", "baseline µs",
-           "keeper/baseline"], rows)
+    table(
+        "An act's hand-over (needed, picks, envelope, retention), against dict lookups of the same frames",
+        [
+            "declaration",
+            "steps since the previous act",
+            "observations handed",
+            "µs per act",
+            "baseline µs",
+            "keeper/baseline",
+        ],
+        rows,
+    )
     return 0
 
 

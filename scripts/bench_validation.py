@@ -29,8 +29,10 @@ from seq_io.reference import schedule as ours_schedule
 from seq_io.reference.validation import contract
 
 UPSTREAM: dict[str, Any] = {
-    "ObserveRequest": observe.ObserveRequest, "ObserveResponse": observe.ObserveResponse,
-    "ActRequest": wire.ActRequest, "Observations": own_io.Observations,
+    "ObserveRequest": observe.ObserveRequest,
+    "ObserveResponse": observe.ObserveResponse,
+    "ActRequest": wire.ActRequest,
+    "Observations": own_io.Observations,
     "DeploymentPolicy": deployments.DeploymentPolicy,
 }
 
@@ -54,19 +56,39 @@ assert len(TEXT) == 256
 
 
 def observe_request(frames: int) -> dict[str, Any]:
-    return {"episode_id": "ep-0001", "skipped": [],
-            "frames": [{"seq": 1000 + i, "inputs": {"state": STATE, "text": TEXT}} for i in range(frames)]}
+    return {
+        "episode_id": "ep-0001",
+        "skipped": [],
+        "frames": [{"seq": 1000 + i, "inputs": {"state": STATE, "text": TEXT}} for i in range(frames)],
+    }
 
 
-ACT_REQUEST = {"inputs": {"state": STATE, "text": TEXT}, "seed": 7, "episode_id": "ep-0001",
-               "params": {"temperature": 0.7}, "seq": 1023}
-OBSERVATIONS = {"streams": {"cam": {"at": [-15, -5, 0], "camera": {"width": 224, "height": 224, "codec": "jpeg",
-                                                                   "quality": 90}},
-                            "state": {"every": 1}, "instruction": {}}, "pad": "drop"}
-DEPLOYMENT_POLICY = {"handler_ref": "policies.mine:Policy", "episodes": "own", "secrets": [{"name": "HF_TOKEN"}],
-                     "observations": OBSERVATIONS, "actions": {"key": "actions", "hz": 10, "open_loop_horizon": 8},
-                     "tensors": {"batch": False}, "family": "mine", "models": ["org/model-a"],
-                     "params": {"temperature": {"type": "float", "default": 0.7, "min": 0, "max": 2}}}
+ACT_REQUEST = {
+    "inputs": {"state": STATE, "text": TEXT},
+    "seed": 7,
+    "episode_id": "ep-0001",
+    "params": {"temperature": 0.7},
+    "seq": 1023,
+}
+OBSERVATIONS = {
+    "streams": {
+        "cam": {"at": [-15, -5, 0], "camera": {"width": 224, "height": 224, "codec": "jpeg", "quality": 90}},
+        "state": {"every": 1},
+        "instruction": {},
+    },
+    "pad": "drop",
+}
+DEPLOYMENT_POLICY = {
+    "handler_ref": "policies.mine:Policy",
+    "episodes": "own",
+    "secrets": [{"name": "HF_TOKEN"}],
+    "observations": OBSERVATIONS,
+    "actions": {"key": "actions", "hz": 10, "open_loop_horizon": 8},
+    "tensors": {"batch": False},
+    "family": "mine",
+    "models": ["org/model-a"],
+    "params": {"temperature": {"type": "float", "default": 0.7, "min": 0, "max": 2}},
+}
 
 
 @dataclass(frozen=True)
@@ -90,24 +112,35 @@ ROWS = [
 
 def wire_table() -> bool:
     fast, slow = contract(fast=True), contract(fast=False)
-    print("validate_text(type, text): ours (jsonschema-rs fast path, pure-Python jsonschema path) against "
-          "sequence-base 0.4.28 model_validate_json and json.loads of the same text")
-    print(f"{'instance':<30}{'target':>7}{'fast/up':>9}{'slow/up':>9}{'fast/parse':>11}{'fast µs':>10}"
-          f"{'slow µs':>10}{'upstream µs':>13}{'json.loads µs':>15}  met")
+    print(
+        "validate_text(type, text): ours (jsonschema-rs fast path, pure-Python jsonschema path) against "
+        "sequence-base 0.4.28 model_validate_json and json.loads of the same text"
+    )
+    print(
+        f"{'instance':<30}{'target':>7}{'fast/up':>9}{'slow/up':>9}{'fast/parse':>11}{'fast µs':>10}"
+        f"{'slow µs':>10}{'upstream µs':>13}{'json.loads µs':>15}  met"
+    )
     all_met = True
     for row in ROWS:
         text = json.dumps(row.value)
         upstream = UPSTREAM[row.type_name]
         assert fast.validate_text(row.type_name, text).valid and slow.validate_text(row.type_name, text).valid
         upstream.model_validate_json(text)
-        ours_fast, ours_slow, theirs, parse = best_of([
-            partial(fast.validate_text, row.type_name, text), partial(slow.validate_text, row.type_name, text),
-            partial(upstream.model_validate_json, text), partial(json.loads, text)])
+        ours_fast, ours_slow, theirs, parse = best_of(
+            [
+                partial(fast.validate_text, row.type_name, text),
+                partial(slow.validate_text, row.type_name, text),
+                partial(upstream.model_validate_json, text),
+                partial(json.loads, text),
+            ]
+        )
         met = ours_fast <= row.target * theirs
         all_met &= met
-        print(f"{row.label:<30}{row.target:>6.1f}x{ours_fast / theirs:>8.2f}x{ours_slow / theirs:>8.2f}x"
-              f"{ours_fast / parse:>10.2f}x{ours_fast * 1e6:>10.1f}{ours_slow * 1e6:>10.1f}{theirs * 1e6:>13.1f}"
-              f"{parse * 1e6:>15.1f}  {'yes' if met else 'NO'}")
+        print(
+            f"{row.label:<30}{row.target:>6.1f}x{ours_fast / theirs:>8.2f}x{ours_slow / theirs:>8.2f}x"
+            f"{ours_fast / parse:>10.2f}x{ours_fast * 1e6:>10.1f}{ours_slow * 1e6:>10.1f}{theirs * 1e6:>13.1f}"
+            f"{parse * 1e6:>15.1f}  {'yes' if met else 'NO'}"
+        )
     return all_met
 
 
@@ -115,9 +148,13 @@ OF_DECLARATIONS: dict[str, dict[str, Any]] = {
     "typical (window, fed, alone)": OBSERVATIONS,
     "whole observation, every=1": {"every": 1},
     "64-offset window + fed key": {"streams": {"cam": {"at": list(range(-63, 1))}, "s": {"every": 2}}},
-    "64 keys": {"streams": {**{f"w{i:02}": {"at": [-(i % 8) - 1, 0]} for i in range(32)},
-                            **{f"f{i:02}": {"every": i % 4 + 1} for i in range(16)},
-                            **{f"a{i:02}": {} for i in range(16)}}},
+    "64 keys": {
+        "streams": {
+            **{f"w{i:02}": {"at": [-(i % 8) - 1, 0]} for i in range(32)},
+            **{f"f{i:02}": {"every": i % 4 + 1} for i in range(16)},
+            **{f"a{i:02}": {} for i in range(16)},
+        }
+    },
 }
 
 
@@ -126,16 +163,20 @@ def upstream_of(declaration: dict[str, Any]) -> object:
 
 
 def of_table() -> bool:
-    print("\nof(declaration): ours (validates, then builds the schedule) against upstream's "
-          "Observations.model_validate + of")
+    print(
+        "\nof(declaration): ours (validates, then builds the schedule) against upstream's "
+        "Observations.model_validate + of"
+    )
     print(f"{'declaration':<30}{'target':>7}{'ours/up':>9}{'ours µs':>10}{'upstream µs':>13}  met")
     all_met = True
     for label, declaration in OF_DECLARATIONS.items():
         ours_s, theirs_s = best_of([partial(ours_schedule.of, declaration), partial(upstream_of, declaration)])
         met = ours_s <= theirs_s
         all_met &= met
-        print(f"{label:<30}{1.0:>6.1f}x{ours_s / theirs_s:>8.2f}x{ours_s * 1e6:>10.1f}{theirs_s * 1e6:>13.1f}"
-              f"  {'yes' if met else 'NO'}")
+        print(
+            f"{label:<30}{1.0:>6.1f}x{ours_s / theirs_s:>8.2f}x{ours_s * 1e6:>10.1f}{theirs_s * 1e6:>13.1f}"
+            f"  {'yes' if met else 'NO'}"
+        )
     return all_met
 
 

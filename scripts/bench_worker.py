@@ -76,8 +76,10 @@ class Connection:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
-        self.writer.write(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
-                          b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        self.writer.write(
+            b"POST " + path.encode() + b" HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
         head = await self.reader.readuntil(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
         status = int(lines[0].split()[1])
@@ -140,8 +142,12 @@ async def _half_post(url: str, body: bytes) -> None:
     """Send the headers and half of a post's body, then hang up."""
     host, port = url.removeprefix("http://").split(":")
     _, writer = await asyncio.open_connection(host, int(port))
-    writer.write(b"POST /observe HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: "
-                 + str(len(body)).encode() + b"\r\n\r\n" + body[: len(body) // 2])
+    writer.write(
+        b"POST /observe HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body[: len(body) // 2]
+    )
     await writer.drain()
     writer.close()
     await writer.wait_closed()
@@ -163,8 +169,10 @@ async def faulty(url: str, episode: Episode, stop_at: float, totals: Totals, lim
         status, answer = await _timed(connection, "/observe", body, totals.observe_ms)
         episode.traffic.append(("observe", body, status, answer))
         if rounds % 4 == 0:
-            far = {"episode_id": episode.name, "frames": [frame(episode.name, number + 10_000 + n)
-                                                          for n in range(limit_frames + 1)]}
+            far = {
+                "episode_id": episode.name,
+                "frames": [frame(episode.name, number + 10_000 + n) for n in range(limit_frames + 1)],
+            }
             status, answer = await connection.post("/observe", json.dumps(far).encode())
             episode.traffic.append(("observe", far, status, answer))
             huge = b'{"episode_id": "' + episode.name.encode() + b'", "frames": [' + b" " * (9 * 1024 * 1024) + b"]}"
@@ -193,9 +201,11 @@ def replay_mismatches(episodes: list[Episode], limit_frames: int) -> list[str]:
                 expected = (error.status, error.body()["error"]["details"])
                 answer = answer.get("error", {}).get("details")
             if (status, answer) != expected:
-                found.append(f"{episode.name} request {index} ({kind}): the worker answered {status} "
-                             f"{json.dumps(answer)[:200]}, the keeper's replay {expected[0]} "
-                             f"{json.dumps(expected[1])[:200]}")
+                found.append(
+                    f"{episode.name} request {index} ({kind}): the worker answered {status} "
+                    f"{json.dumps(answer)[:200]}, the keeper's replay {expected[0]} "
+                    f"{json.dumps(expected[1])[:200]}"
+                )
                 break
     return found
 
@@ -227,15 +237,18 @@ def peak_rss_mib(pid: int) -> float:
     return float("nan")
 
 
-async def load(url: str, count: int, seconds: float, *, faults: int = 0, limit_frames: int = 1024,
-               tag: str = "") -> tuple[Totals, list[Episode], float]:
+async def load(
+    url: str, count: int, seconds: float, *, faults: int = 0, limit_frames: int = 1024, tag: str = ""
+) -> tuple[Totals, list[Episode], float]:
     totals = Totals()
     episodes = [Episode(f"{tag}e{n}") for n in range(count)]
     bad = [Episode(f"{tag}fault{n}") for n in range(faults)]
     begun = time.monotonic()
     stop_at = begun + seconds
-    await asyncio.gather(*(regular(url, e, stop_at, totals) for e in episodes),
-                         *(faulty(url, e, stop_at, totals, limit_frames) for e in bad))
+    await asyncio.gather(
+        *(regular(url, e, stop_at, totals) for e in episodes),
+        *(faulty(url, e, stop_at, totals, limit_frames) for e in bad),
+    )
     return totals, [*episodes, *bad], time.monotonic() - begun
 
 
@@ -268,8 +281,9 @@ def serve_noop() -> None:
             return respond(refused.reply)
         return Response(b'{"through": -1}', media_type="application/json")
 
-    app = Framing(Starlette(routes=[Route("/observe", noop, methods=["POST"]), Route("/act", noop, methods=["POST"])]),
-                  worker)
+    app = Framing(
+        Starlette(routes=[Route("/observe", noop, methods=["POST"]), Route("/act", noop, methods=["POST"])]), worker
+    )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
@@ -292,8 +306,14 @@ def main() -> int:
         serve_noop()
         return 0
     limit_frames = 256
-    worker_argv = [str(BIN / "iospec"), "worker", "--max-stream-frames", str(limit_frames),
-                   "--max-body-bytes", str(MAX_BODY)]
+    worker_argv = [
+        str(BIN / "iospec"),
+        "worker",
+        "--max-stream-frames",
+        str(limit_frames),
+        "--max-body-bytes",
+        str(MAX_BODY),
+    ]
     policy = REPO / "build" / "bench-worker-policy.json"
     policy.parent.mkdir(exist_ok=True)
     policy.write_text(json.dumps({"handler_ref": "bench", "observations": DECLARATION}))
@@ -307,43 +327,66 @@ def main() -> int:
         for _ in range(2):  # noop, worker, noop, worker: the better of two runs each, on a noisy shared machine
             noop, noop_url = start([sys.executable, __file__, "--serve-noop"])
             try:
-                base, _, base_s = asyncio.run(load(noop_url, count, args.seconds, faults=faults,
-                                                   limit_frames=limit_frames, tag="noop"))
+                base, _, base_s = asyncio.run(
+                    load(noop_url, count, args.seconds, faults=faults, limit_frames=limit_frames, tag="noop")
+                )
             finally:
                 stop(noop)
             worker, url = start(worker_argv)
             try:
-                totals, episodes, elapsed = asyncio.run(load(url, count, args.seconds, faults=faults,
-                                                             limit_frames=limit_frames))
+                totals, episodes, elapsed = asyncio.run(
+                    load(url, count, args.seconds, faults=faults, limit_frames=limit_frames)
+                )
                 rss = peak_rss_mib(worker.pid)
             finally:
                 stop(worker)
             mismatches = replay_mismatches(episodes, limit_frames)
             failures += mismatches
             checked += sum(len(e.traffic) for e in episodes)
-            for name, run in (("noop", (base.requests / base_s, base, rss)),
-                              ("worker", (totals.requests / elapsed, totals, rss))):
+            for name, run in (
+                ("noop", (base.requests / base_s, base, rss)),
+                ("worker", (totals.requests / elapsed, totals, rss)),
+            ):
                 if name not in best or run[0] > best[name][0]:
                     best[name] = run
         rate, totals, rss = best["worker"]
         base_rate = best["noop"][0]
-        rows.append([f"{count}" + (f" + {faults} faulty" if faults else ""), f"{rate * 17 / 2:,.0f}",
-                     f"{rate:,.0f}", f"{base_rate:,.0f}", f"{rate / base_rate:.2f}",
-                     f"{statistics.median(totals.observe_ms):.1f} / {percentile(totals.observe_ms, 0.99):.1f}",
-                     f"{statistics.median(totals.act_ms):.1f} / {percentile(totals.act_ms, 0.99):.1f}",
-                     f"{rss:.0f}"])
-    header = ["episodes", "frames/s", "requests/s", "no-op req/s", "ratio", "observe p50/p99 ms",
-              "act p50/p99 ms", "peak RSS MiB"]
-    print(f"iospec worker under load ({args.seconds:g} s per row, batches of {BATCH} frames then an act, "
-          f"declaration {json.dumps(DECLARATION)}, {os.cpu_count()} cores)")
+        rows.append(
+            [
+                f"{count}" + (f" + {faults} faulty" if faults else ""),
+                f"{rate * 17 / 2:,.0f}",
+                f"{rate:,.0f}",
+                f"{base_rate:,.0f}",
+                f"{rate / base_rate:.2f}",
+                f"{statistics.median(totals.observe_ms):.1f} / {percentile(totals.observe_ms, 0.99):.1f}",
+                f"{statistics.median(totals.act_ms):.1f} / {percentile(totals.act_ms, 0.99):.1f}",
+                f"{rss:.0f}",
+            ]
+        )
+    header = [
+        "episodes",
+        "frames/s",
+        "requests/s",
+        "no-op req/s",
+        "ratio",
+        "observe p50/p99 ms",
+        "act p50/p99 ms",
+        "peak RSS MiB",
+    ]
+    print(
+        f"iospec worker under load ({args.seconds:g} s per row, batches of {BATCH} frames then an act, "
+        f"declaration {json.dumps(DECLARATION)}, {os.cpu_count()} cores)"
+    )
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for row in rows:
         print("| " + " | ".join(row) + " |")
     for failure in failures[:20]:
         print("MISMATCH", failure)
-    print(f"{checked} answers of the worker checked against the reference keeper's replay of the same traffic: "
-          f"{len(failures)} episode(s) differ (lost or doubled frames)")
+    print(
+        f"{checked} answers of the worker checked against the reference keeper's replay of the same traffic: "
+        f"{len(failures)} episode(s) differ (lost or doubled frames)"
+    )
     return 1 if failures else 0
 
 

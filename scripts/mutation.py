@@ -111,14 +111,20 @@ def judge_target(target: Target, result: dict[str, str]) -> bool:
     # The mutation score as usually defined: killed mutants over the mutants that can be killed at all, i.e.
     # equivalent mutants (each listed with its reason) leave the denominator.
     score = len(killed) / max(1, len(result) - len(set(equivalents) & set(survivors)))
-    print(f"\n{target.module}: {len(result)} mutants, killed by the vectors: {len(killed)} (timeouts included), "
-          f"survived: {len(survivors)} ({len(survivors) - len(unexplained)} listed as equivalent in "
-          f"{target.equivalents.relative_to(ROOT)})")
-    print(f"mutation score: {raw:.1%} of all mutants (target {target.target:.0%}); {score:.1%} of the mutants that "
-          "are not equivalent (target 100 %)")
+    print(
+        f"\n{target.module}: {len(result)} mutants, killed by the vectors: {len(killed)} (timeouts included), "
+        f"survived: {len(survivors)} ({len(survivors) - len(unexplained)} listed as equivalent in "
+        f"{target.equivalents.relative_to(ROOT)})"
+    )
+    print(
+        f"mutation score: {raw:.1%} of all mutants (target {target.target:.0%}); {score:.1%} of the mutants that "
+        "are not equivalent (target 100 %)"
+    )
     for name in unexplained:
-        print(f"survivor not killed by any vector and not listed as equivalent: {name} "
-              f"({result[name]}); see `cd {STAGE.relative_to(ROOT)} && mutmut show {name}`")
+        print(
+            f"survivor not killed by any vector and not listed as equivalent: {name} "
+            f"({result[name]}); see `cd {STAGE.relative_to(ROOT)} && mutmut show {name}`"
+        )
     for name in stale:
         print(f"listed as equivalent but no longer surviving: {name}: remove it from {target.equivalents.name}")
     return raw >= target.target and not unexplained and not stale
@@ -137,11 +143,15 @@ def main() -> int:
         print("mutation: mutmut reported no mutants; see the output above")
         return 1
     if all(status == "not checked" for status in result.values()):
-        print(f"mutation: mutmut checked no mutant: the judge ({JUDGE}) did not run in {STAGE.relative_to(ROOT)}; "
-              "see the output above")
+        print(
+            f"mutation: mutmut checked no mutant: the judge ({JUDGE}) did not run in {STAGE.relative_to(ROOT)}; "
+            "see the output above"
+        )
         return 1
-    verdicts = [judge_target(target, {name: status for name, status in result.items()
-                                      if name.startswith(target.module + ".")}) for target in TARGETS]
+    verdicts = [
+        judge_target(target, {name: status for name, status in result.items() if name.startswith(target.module + ".")})
+        for target in TARGETS
+    ]
     print(f"\nrun time: {time.perf_counter() - started:.0f} s (mutmut, 2 children)")
     return 0 if all(verdicts) else 1
 

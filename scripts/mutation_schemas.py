@@ -93,9 +93,12 @@ def _cases_by_file(schemas: dict[str, dict[str, Any]]) -> dict[str, list[TypedCa
             by_type.setdefault(type_name, []).extend((type_name, case) for case in vector_file.cases)
     reach = _reach(schemas)
     title = {file: str(schema["title"]) for file, schema in schemas.items()}
-    return {changed: [typed for file, reached in reach.items() if changed in reached
-                      for typed in by_type.get(title[file], [])]
-            for changed in schemas}
+    return {
+        changed: [
+            typed for file, reached in reach.items() if changed in reached for typed in by_type.get(title[file], [])
+        ]
+        for changed in schemas
+    }
 
 
 def _write_spec(folder: Path, changed: dict[str, dict[str, Any]]) -> Path:
@@ -103,8 +106,9 @@ def _write_spec(folder: Path, changed: dict[str, dict[str, Any]]) -> Path:
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(SPEC, folder, ignore=shutil.ignore_patterns("releases", "*.md"))
     for file, schema in changed.items():
-        (folder / "schemas" / file).write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
-                                               encoding="utf-8")
+        (folder / "schemas" / file).write_text(
+            json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     return folder
 
 
@@ -160,8 +164,11 @@ def _table(results: list[Judged], equivalents: dict[str, str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--only", metavar="PATTERN", help="judge only the mutants whose id matches (shell pattern); "
-                                                         "the run then checks no target")
+    parser.add_argument(
+        "--only",
+        metavar="PATTERN",
+        help="judge only the mutants whose id matches (shell pattern); the run then checks no target",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     schemas = _original_schemas()
@@ -187,16 +194,24 @@ def main(argv: list[str] | None = None) -> int:
     share_all = killed / max(1, len(results))
     score = killed / max(1, len(results) - listed)
     print("\n".join(_table(results, equivalents)))
-    print(f"\nschema mutants: {len(results)}, killed by the validation vectors: {killed}, survived: {len(survivors)} "
-          f"({listed} listed as equivalent in {EQUIVALENTS.relative_to(ROOT)})")
-    print(f"mutation score: {share_all:.1%} of all mutants (target {TARGET_ALL:.0%}), {score:.1%} of the mutants "
-          f"that are not equivalent (target 100 %)")
-    print(f"run time: {elapsed:.0f} s with {args.workers} worker(s), {elapsed / max(1, len(results)) * 1000:.0f} ms "
-          "per mutant")
+    print(
+        f"\nschema mutants: {len(results)}, killed by the validation vectors: {killed}, survived: {len(survivors)} "
+        f"({listed} listed as equivalent in {EQUIVALENTS.relative_to(ROOT)})"
+    )
+    print(
+        f"mutation score: {share_all:.1%} of all mutants (target {TARGET_ALL:.0%}), {score:.1%} of the mutants "
+        f"that are not equivalent (target 100 %)"
+    )
+    print(
+        f"run time: {elapsed:.0f} s with {args.workers} worker(s), {elapsed / max(1, len(results)) * 1000:.0f} ms "
+        "per mutant"
+    )
     for result in unexplained:
         index = next(i for i, m in enumerate(chosen) if m.id == result.id)
-        print(f"survivor not killed by any vector and not listed as equivalent: {result.id} "
-              f"(spec folder: {(STAGE / 'mutants' / f'{index:04d}').relative_to(ROOT)})")
+        print(
+            f"survivor not killed by any vector and not listed as equivalent: {result.id} "
+            f"(spec folder: {(STAGE / 'mutants' / f'{index:04d}').relative_to(ROOT)})"
+        )
     for result in killed_but_listed:
         print(f"listed as equivalent but killed by {result.killed_by}: {result.id}: remove it from {EQUIVALENTS.name}")
     for mutant_id in gone:

@@ -120,8 +120,14 @@ def main(argv: list[str]) -> int:
     fault, rest = argv[0], argv[1:]
     if fault == "reset":
         return _reset(rest)
-    {"forget-skipped": _forget_skipped, "resend-replaces": _resend_replaces, "limit-500": _limit_500,
-     "lazy-deadline": _lazy_deadline, "no-header": _no_header, "hang-act": _hang_act}[fault]()
+    {
+        "forget-skipped": _forget_skipped,
+        "resend-replaces": _resend_replaces,
+        "limit-500": _limit_500,
+        "lazy-deadline": _lazy_deadline,
+        "no-header": _no_header,
+        "hang-act": _hang_act,
+    }[fault]()
     return worker_main(rest)
 
 

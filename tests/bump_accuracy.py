@@ -74,7 +74,7 @@ def _apply(root: Path, operation: dict[str, Any]) -> None:
         if "set" in operation:
             if isinstance(node, list):
                 index = int(last)
-                node[index:index + 1] = [operation["value"]]
+                node[index : index + 1] = [operation["value"]]
             else:
                 node[last] = operation["value"]
         else:
@@ -123,8 +123,9 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             code = main(["--base", str(base), "--head", str(head)])
         exited = "error (exit 2)" if code == 2 else f"exit {code}"
-        return Outcome(case["name"], {("(input)", "-"): "error (exit 2)"}, {("(input)", "-"): exited}, "-", "-",
-                       None, ())
+        return Outcome(
+            case["name"], {("(input)", "-"): "error (exit 2)"}, {("(input)", "-"): exited}, "-", "-", None, ()
+        )
     expected = {(e["type"], str(e["at"])): e["breaks"] for e in expect["changes"]}
     try:
         result = review(load_folder(base), load_folder(head))
@@ -135,8 +136,15 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
     for change in result.diff.changes:
         by_location.setdefault((change.type_name, render_location(change.location)), []).append(change)
     reported = {where: _breaks(found) for where, found in by_location.items()}
-    return Outcome(case["name"], expected, reported, expect["bump"], result.verdict.required,
-                   expect.get("finding"), tuple(result.limits["head"]))
+    return Outcome(
+        case["name"],
+        expected,
+        reported,
+        expect["bump"],
+        result.verdict.required,
+        expect.get("finding"),
+        tuple(result.limits["head"]),
+    )
 
 
 def outcomes() -> list[Outcome]:
@@ -174,8 +182,10 @@ def table(results: list[Outcome], disagreements: dict[str, str]) -> str:
     for r in results:
         extra = r.reported if r.expected != r.reported else {}
         agrees = "yes" if r.classification_right and r.bump_right and r.finding_right else "no"
-        lines.append(f"| {r.name} | {_cell(r.expected)} | {_cell(extra) if extra else 'the same'} | "
-                     f"{r.expected_bump} / {r.reported_bump} | {agrees} | {disagreements.get(r.name, '')} |")
+        lines.append(
+            f"| {r.name} | {_cell(r.expected)} | {_cell(extra) if extra else 'the same'} | "
+            f"{r.expected_bump} / {r.reported_bump} | {agrees} | {disagreements.get(r.name, '')} |"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -43,6 +43,7 @@ class Running:
         assert self.process.stdout is not None
         stdout = self.process.stdout
         lines: queue.Queue[str] = queue.Queue()
+
         def pump() -> None:
             for line in iter(stdout.readline, ""):
                 lines.put(line)
@@ -83,8 +84,9 @@ class Running:
 def running(argv: list[str], *, cwd: Path = REPO) -> Iterator[Running]:
     """A worker process for the length of the block; killed and reaped whatever happens."""
     with tempfile.NamedTemporaryFile("w+", encoding="utf-8", suffix=".stderr", delete=False) as stderr:
-        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        process = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
         try:
             yield Running(process, stderr)
         finally:
@@ -112,7 +114,7 @@ def children(pid: int | None = None) -> list[str]:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2:].split()
+        fields = stat[stat.rindex(")") + 2 :].split()
         if int(fields[1]) == parent and fields[0] != "Z":
             found.append(f"{entry.name} {command}")
     return found
@@ -120,11 +122,23 @@ def children(pid: int | None = None) -> list[str]:
 
 def probe(url: str, *flags: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
     """`iospec probe --worker URL` as a process, bounded in time."""
-    return subprocess.run([*IOSPEC, "probe", "--worker", url, *flags], capture_output=True, text=True, cwd=REPO,
-                          timeout=timeout, check=False)
+    return subprocess.run(
+        [*IOSPEC, "probe", "--worker", url, *flags],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def probe_started(command: str, *flags: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
     """`iospec probe --start COMMAND`: the probe starts, probes and stops the worker itself."""
-    return subprocess.run([*IOSPEC, "probe", "--start", command, *flags], capture_output=True, text=True, cwd=REPO,
-                          timeout=timeout, check=False)
+    return subprocess.run(
+        [*IOSPEC, "probe", "--start", command, *flags],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=timeout,
+        check=False,
+    )

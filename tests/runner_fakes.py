@@ -75,14 +75,28 @@ def fake(name: str, *args: str) -> list[str]:
     return [sys.executable, str(FAKES / f"{name}.py"), *args]
 
 
-def run_fake(suite_dir: Path, argv: list[str], *, timeout: float = 5.0, start_timeout: float = 10.0,
-             grace: float = 2.0, expected: ExpectedFailures | None = None, max_timeouts: int = run.MAX_TIMEOUTS,
-             announced: list[str] | None = None) -> tuple[Report, float, int]:
+def run_fake(
+    suite_dir: Path,
+    argv: list[str],
+    *,
+    timeout: float = 5.0,
+    start_timeout: float = 10.0,
+    grace: float = 2.0,
+    expected: ExpectedFailures | None = None,
+    max_timeouts: int = run.MAX_TIMEOUTS,
+    announced: list[str] | None = None,
+) -> tuple[Report, float, int]:
     """(report, seconds taken, sessions started) of the small suite through a fake testee."""
     cases, problems = load_cases(suite_dir)
     assert not problems, problems
-    testee = run.StdioTestee(argv, load_spec().contract_version, timeout=timeout, start_timeout=start_timeout,
-                             shutdown_grace=grace, announce=None if announced is None else announced.append)
+    testee = run.StdioTestee(
+        argv,
+        load_spec().contract_version,
+        timeout=timeout,
+        start_timeout=start_timeout,
+        shutdown_grace=grace,
+        announce=None if announced is None else announced.append,
+    )
     began = time.monotonic()
     report = run.run_cases(cases, testee, expected, command=argv, max_timeouts=max_timeouts)
     return report, time.monotonic() - began, testee.starts
@@ -127,5 +141,3 @@ def gone(pid: int, within: float = 3.0) -> bool:
 
 def cli(suite_dir: Path, argv: list[str], *args: str) -> list[str]:
     return ["--impl", shlex.join(argv), "--vectors", str(suite_dir), *args]
-
-

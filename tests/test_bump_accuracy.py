@@ -14,15 +14,15 @@ from bump_accuracy import Outcome, outcomes, table
 
 DISAGREEMENTS = {
     "x-rule-removed": "the tool is right: the case's patch writes `allOf: []`, which is not a 2020-12 schema (allOf "
-                      "must not be empty), and the review refuses the head as input (exit 2); "
-                      "x-rule-removed-with-its-allof is the removal written correctly",
+    "must not be empty), and the review refuses the head as input (exit 2); "
+    "x-rule-removed-with-its-allof is the removal written correctly",
     "beyond-schema-row-reworded-unmarked": "by design: the review cannot read prose, so a reworded rule row is "
-                                           "undecided (both ways, a minor bump) until the changelog marks it "
-                                           "editorial, as beyond-schema-row-reworded-and-marked-editorial does",
+    "undecided (both ways, a minor bump) until the changelog marks it "
+    "editorial, as beyond-schema-row-reworded-and-marked-editorial does",
     "prose-leap-second-tightened": "by design: prose is undecided (both ways); the truth is one way (new readers), "
-                                   "and the required bump (minor) is right",
+    "and the required bump (minor) is right",
     "prose-typo-fixed-unmarked": "by design: an unmarked edit of normative prose is undecided (both ways, minor); "
-                                 "prose-reworded-and-marked-editorial shows the way out",
+    "prose-reworded-and-marked-editorial shows the way out",
 }
 """Cases where the review's answer differs from the expectation, and why."""
 ACCURACY_MD = Path(__file__).parent / "bump_cases" / "accuracy.md"
@@ -42,10 +42,13 @@ def test_every_case_agrees_but_the_listed_ones_which_still_disagree(results: lis
     names = {r.name for r in results}
     assert set(DISAGREEMENTS) <= names, set(DISAGREEMENTS) - names
     assert names - agreeing == set(DISAGREEMENTS), {
-        r.name: (r.expected, r.reported, r.expected_bump, r.reported_bump) for r in results
-        if (r.name in agreeing) == (r.name in DISAGREEMENTS)}
+        r.name: (r.expected, r.reported, r.expected_bump, r.reported_bump)
+        for r in results
+        if (r.name in agreeing) == (r.name in DISAGREEMENTS)
+    }
 
 
 def test_the_accuracy_table_is_current(results: list[Outcome]) -> None:
     assert ACCURACY_MD.read_text(encoding="utf-8") == table(results, DISAGREEMENTS), (
-        "regenerate it: python tests/bump_accuracy.py > tests/bump_cases/accuracy.md")
+        "regenerate it: python tests/bump_accuracy.py > tests/bump_cases/accuracy.md"
+    )

@@ -169,13 +169,19 @@ def test_every_change_of_the_changelog_entry_is_reported_with_its_classification
 
 
 PROSE_0_5_25 = {
-    ("removed", "§ Validation at contract 0.5.23 (release snapshot)"), ("added", "§ Validation: what makes an "
-                                                                        "instance valid"),
-    ("edited", "§ Rule ids"), ("edited", "§ Language-neutral decisions"), ("edited", "§ Rules beyond the schema"),
-    ("edited", "§ Normalization"), ("removed", "§ Differences from sequence-base 0.4.26"),
+    ("removed", "§ Validation at contract 0.5.23 (release snapshot)"),
+    ("added", "§ Validation: what makes an instance valid"),
+    ("edited", "§ Rule ids"),
+    ("edited", "§ Language-neutral decisions"),
+    ("edited", "§ Rules beyond the schema"),
+    ("edited", "§ Normalization"),
+    ("removed", "§ Differences from sequence-base 0.4.26"),
     ("added", "§ Where the generated models are looser than the schema"),
-    ("added", "§ Differences from sequence-base 0.4.28"), ("added", "§ Limits"), ("added", "§ Writing an instance"),
-    ("added", "§ Where the schema bounds come from"), ("added", "§ Which refusals an implementation reports"),
+    ("added", "§ Differences from sequence-base 0.4.28"),
+    ("added", "§ Limits"),
+    ("added", "§ Writing an instance"),
+    ("added", "§ Where the schema bounds come from"),
+    ("added", "§ Which refusals an implementation reports"),
 }
 """The sections of validation.md whose prose moved from 0.5.23 to 0.5.25 (the rule rows apart)."""
 
@@ -188,8 +194,9 @@ def test_the_report_has_no_change_beyond_the_changelog_entry(history: Review) ->
 def test_every_section_of_validation_md_that_moved_is_in_the_report_with_its_diff(history: Review) -> None:
     prose = [c for c in history.diff.changes if c.rule == "prose-changed"]
     assert {(c.detail.rsplit(" ", 1)[1], c.location[0]) for c in prose} == PROSE_0_5_25
-    assert all(c.type_name == "(validation.md)" and c.excerpt and (c.old_readers, c.new_readers) == (True, True)
-               for c in prose)
+    assert all(
+        c.type_name == "(validation.md)" and c.excerpt and (c.old_readers, c.new_readers) == (True, True) for c in prose
+    )
     text = report.markdown(history)
     assert "`§ Language-neutral decisions` (normative text edited):" in text and "```diff" in text
 
@@ -244,14 +251,18 @@ def test_the_unchanged_types_are_reported_unchanged(history: Review) -> None:
         "Embodiment",
     ):
         # 0.5.25 names the limit its ±(2^53 - 1) bounds come from (`x-limits`, an annotation): nothing else moved.
-        moved = [c for c in history.diff.for_type(name)
-                 if not (c.rule == "annotation-changed" and c.detail.startswith("`x-limits`"))]
+        moved = [
+            c
+            for c in history.diff.for_type(name)
+            if not (c.rule == "annotation-changed" and c.detail.startswith("`x-limits`"))
+        ]
         assert moved == [], name
 
 
 def test_the_rules_that_cannot_fire_say_why(history: Review) -> None:
-    quiet = [c for c in history.diff.changes
-             if c.rule in ("rule-added", "rule-changed") and c.detail not in DECISION_DETAILS]
+    quiet = [
+        c for c in history.diff.changes if c.rule in ("rule-added", "rule-changed") and c.detail not in DECISION_DETAILS
+    ]
     assert len(quiet) == 4 and all(c.level == "compatible" and "can carry" in c.note for c in quiet)
     decided = [c for c in history.diff.changes if c.detail in DECISION_DETAILS]
     assert len(decided) == 4 and all(c.level == "breaking" for c in decided)
@@ -262,16 +273,18 @@ def test_the_data_backs_every_prediction(history: Review) -> None:
     assert b.gaps == [] and b.own_refusals == [] and b.problems == []
     assert b.checked["new-readers"] > 80 and b.checked["old-readers"] > 100
     by_case = {f.case_id: f for f in b.findings}
-    assert (
-        by_case["val-deployment-policy-0004"].direction == "new-readers"
-    )  # own_observations: null, a 0.5.23 dump
-    assert [c.detail for c in by_case["val-deployment-policy-0004"].explained_by
-            if c.detail not in DECISION_DETAILS] == ["property `own_observations` removed from a closed object"]
+    assert by_case["val-deployment-policy-0004"].direction == "new-readers"  # own_observations: null, a 0.5.23 dump
+    assert [
+        c.detail for c in by_case["val-deployment-policy-0004"].explained_by if c.detail not in DECISION_DETAILS
+    ] == ["property `own_observations` removed from a closed object"]
     assert by_case["val-seq-flags-0013"].direction == "old-readers"
     assert by_case["val-observation-contract-0006"].explained_by[0].type_name == "Camera"  # via the reference
     shown = {c.detail for c in history.diff.changes if history.backstop.evidence(c)}
-    breaking = {c.detail for c in history.diff.changes
-                if c.level == "breaking" and not c.meaning_only and c.rule != "prose-changed"}
+    breaking = {
+        c.detail
+        for c in history.diff.changes
+        if c.level == "breaking" and not c.meaning_only and c.rule != "prose-changed"
+    }
     assert breaking <= shown, breaking - shown
 
 
@@ -314,9 +327,7 @@ def test_make_bump_review_prints_the_report_and_writes_both_files(
     code = main(["--base", str(OLD), "--head", str(NEW), "--markdown", str(out_md), "--json", str(out_json)])
     printed = capsys.readouterr().out
     assert code == 1 and printed.startswith("# Contract bump review: 0.5.23 → 0.5.25")
-    assert (
-        printed.index("## Summary") < printed.index("## Details per type") < printed.index("## Data backstop")
-    )
+    assert printed.index("## Summary") < printed.index("## Details per type") < printed.index("## Data backstop")
     assert "**Gate: FAIL**" in printed and out_md.read_text(encoding="utf-8") == printed
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert data["gate"]["passed"] is False and data["head"]["version"] == "0.5.25"
@@ -365,9 +376,7 @@ def write_spec(
     for name, text in (documents or {}).items():
         (root / name).write_text(text)
     if changelog:
-        (root / "CHANGELOG.md").write_text(
-            "# Changelog\n" + "".join(f"\n## {v}\n\nWhat changed.\n" for v in changelog)
-        )
+        (root / "CHANGELOG.md").write_text("# Changelog\n" + "".join(f"\n## {v}\n\nWhat changed.\n" for v in changelog))
     for type_name, instances in (valid or {}).items():
         cases = [
             {"id": f"syn-{n + 1:04d}", "why": "a synthetic instance", "instance": instance, "valid": True}
@@ -500,9 +509,7 @@ def test_one_synthetic_pair_per_rule(
 
 
 def test_every_rule_has_a_synthetic_pair() -> None:
-    covered = {p[0] for p in PAIRS} | {
-        "via-reference"
-    }  # via-reference: test_a_contained_type_reaches_its_holders
+    covered = {p[0] for p in PAIRS} | {"via-reference"}  # via-reference: test_a_contained_type_reaches_its_holders
     assert covered == set(RULES)
 
 
@@ -566,9 +573,7 @@ def test_a_refusal_the_rules_predict_is_explained(tmp_path: Path) -> None:
     assert r.verdict.passed
 
 
-def test_a_refusal_the_rules_miss_is_a_classifier_gap(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_refusal_the_rules_miss_is_a_classifier_gap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(rules.RULES, "bound-tightened", rules.Rule(False, False, False, "a wrong rule"))
     old = load_folder(
         write_spec(tmp_path / "base", "0.1.0", _secret_ref(10), valid={"SecretRef": [{"name": "abcdefgh"}]})
@@ -659,18 +664,12 @@ def test_the_release_of_the_working_tree_equals_it() -> None:
     names = sorted(p.name for p in (SPEC / "schemas").glob("*.json"))
     assert sorted(p.name for p in (release / "schemas").glob("*.json")) == names, fix
     for name in names:
-        assert (release / "schemas" / name).read_bytes() == (SPEC / "schemas" / name).read_bytes(), (
-            f"{name}: {fix}"
-        )
-    assert _vector_docs(release / "vectors" / "validation") == _vector_docs(
-        vectors.VECTORS_DIR / "validation"
-    ), fix
+        assert (release / "schemas" / name).read_bytes() == (SPEC / "schemas" / name).read_bytes(), f"{name}: {fix}"
+    assert _vector_docs(release / "vectors" / "validation") == _vector_docs(vectors.VECTORS_DIR / "validation"), fix
 
 
 def test_each_release_folder_is_named_by_its_version_and_has_a_changelog_entry() -> None:
-    entries = set(
-        re.findall(r"^## (\d+\.\d+\.\d+)", (SPEC / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
-    )
+    entries = set(re.findall(r"^## (\d+\.\d+\.\d+)", (SPEC / "CHANGELOG.md").read_text(encoding="utf-8"), re.M))
     releases = {p.name for p in RELEASES.iterdir() if p.is_dir()}
     assert releases >= {"0.5.23", "0.5.25"} and releases <= entries
     for name in releases:
@@ -735,9 +734,7 @@ def test_the_0_5_23_vectors_are_well_formed_and_hold_under_0_5_23() -> None:
                 assert not issues, f"{case.id}: {issues}"
             else:
                 want = case.data["error"]
-                assert any((i.path, i.rule) == (want["path"], want["rule"]) for i in issues), (
-                    f"{case.id}: {issues}"
-                )
+                assert any((i.path, i.rule) == (want["path"], want["rule"]) for i in issues), f"{case.id}: {issues}"
             judged += 1
     assert judged == 303
 
@@ -751,9 +748,7 @@ def test_a_release_snapshot_uses_the_changelog_beside_releases() -> None:
 
 def test_compatibility_md_states_every_rule_with_its_directions() -> None:
     text = (SPEC / "compatibility.md").read_text(encoding="utf-8")
-    rows = re.findall(
-        r"^\| `([a-z-]+)` \| .*? \| (breaks|—|inherited) \| (breaks|—|inherited) \|$", text, re.M
-    )
+    rows = re.findall(r"^\| `([a-z-]+)` \| .*? \| (breaks|—|inherited) \| (breaks|—|inherited) \|$", text, re.M)
     stated = {rule: (old, new) for rule, old, new in rows}
     assert set(stated) == set(RULES)
     for rule_id, rule in RULES.items():
@@ -777,9 +772,7 @@ def test_a_git_ref_is_exported_and_read(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert snapshot.spec.schemas["Camera"] == json.loads(shown)
-    assert (
-        snapshot.label.startswith("HEAD (") and snapshot.vectors_root == tmp_path / "conformance" / "vectors"
-    )
+    assert snapshot.label.startswith("HEAD (") and snapshot.vectors_root == tmp_path / "conformance" / "vectors"
 
 
 def test_a_git_ref_as_base_gives_a_report(capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,8 +30,9 @@ RELEASE = REPO_ROOT / "spec" / "releases" / "0.5.25"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "seq_io.bump_review", *args], capture_output=True,
-                          text=True, timeout=120, cwd=REPO_ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "seq_io.bump_review", *args], capture_output=True, text=True, timeout=120, cwd=REPO_ROOT
+    )
 
 
 # -- bad input ----------------------------------------------------------------------------------------------
@@ -45,21 +46,29 @@ def _bad_folders(tmp: Path) -> list[tuple[str, Path, str]]:
     out = []
     deleted = _holder(tmp / "deleted")
     (deleted / "schemas" / "B.json").unlink()
-    out.append(("a schema removed while another refers to it", deleted, "A.json: /properties/b: `$ref` 'B.json' "
-                                                                         "names nothing in"))
+    out.append(
+        (
+            "a schema removed while another refers to it",
+            deleted,
+            "A.json: /properties/b: `$ref` 'B.json' names nothing in",
+        )
+    )
     pointer = write_spec(tmp / "pointer", "0.1.0", {"A": obj({"x": {"$ref": "#/$defs/nope"}})})
     out.append(("a pointer to nothing", pointer, "`$ref` '#/$defs/nope' names nothing"))
     remote = write_spec(tmp / "remote", "0.1.0", {"A": obj({"x": {"$ref": "https://example.com/x.json"}})})
     out.append(("a remote reference", remote, "names nothing"))
     twice = _holder(tmp / "twice")
-    (twice / "schemas" / "C.json").write_text(json.dumps({"$id": "https://seq-io-spec.example/schemas/C.json",
-                                                          "title": "B"}))
+    (twice / "schemas" / "C.json").write_text(
+        json.dumps({"$id": "https://seq-io-spec.example/schemas/C.json", "title": "B"})
+    )
     out.append(("two schemas with one title", twice, "its title 'B' is also the title of B.json"))
     cycle = write_spec(tmp / "cycle", "0.1.0", {"A": {"$ref": "A.json"}})
     out.append(("a $ref cycle", cycle, "refers back to itself"))
     deep = write_spec(tmp / "deep", "0.1.0", {"A": obj({})})
-    (deep / "schemas" / "A.json").write_text('{"$id": "https://seq-io-spec.example/schemas/A.json", "title": "A", '
-                                             '"items": ' + '{"items": ' * 5000 + "{}" + "}" * 5001)
+    (deep / "schemas" / "A.json").write_text(
+        '{"$id": "https://seq-io-spec.example/schemas/A.json", "title": "A", '
+        '"items": ' + '{"items": ' * 5000 + "{}" + "}" * 5001
+    )
     out.append(("a schema nested 5,000 deep", deep, "nested deeper than 100 levels"))
     latin = _holder(tmp / "latin")
     (latin / "validation.md").write_bytes(b"# Validation\n\ncaf\xe9\n")
@@ -83,16 +92,19 @@ def test_a_bad_folder_is_one_line_and_exit_2_on_either_side(tmp_path: Path) -> N
 # -- directions by content ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("old", "new", "relation"), [
-    ("^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])", "^[a-z0-9][a-z0-9._-]{0,15}(?![\\s\\S])", "narrowed"),
-    ("^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])", "^[a-z0-9][a-z0-9._-]{0,63}(?![\\s\\S])", "widened"),
-    ("^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])", "^[0-9a-z][-a-z0-9._]{0,31}(?![\\s\\S])", "equal"),
-    ("^[0-9]{4}$", "^\\d{4}$", "equal"),
-    ("a", "^a", "narrowed"),  # unanchored: "a" anywhere
-    ("^a.b$", "^a[\\s\\S]b$", "widened"),  # . excludes line terminators
-    ("^x$", "^y$", "changed"),
-    ("^\\u00e9+$", "^é$", "narrowed"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        ("^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])", "^[a-z0-9][a-z0-9._-]{0,15}(?![\\s\\S])", "narrowed"),
+        ("^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])", "^[a-z0-9][a-z0-9._-]{0,63}(?![\\s\\S])", "widened"),
+        ("^[a-z0-9][a-z0-9._-]{0,31}(?![\\s\\S])", "^[0-9a-z][-a-z0-9._]{0,31}(?![\\s\\S])", "equal"),
+        ("^[0-9]{4}$", "^\\d{4}$", "equal"),
+        ("a", "^a", "narrowed"),  # unanchored: "a" anywhere
+        ("^a.b$", "^a[\\s\\S]b$", "widened"),  # . excludes line terminators
+        ("^x$", "^y$", "changed"),
+        ("^\\u00e9+$", "^é$", "narrowed"),
+    ],
+)
 def test_patterns_are_compared_as_regular_languages(old: str, new: str, relation: str) -> None:
     found = regex_language.compare(old, new)
     assert found is not None and found.relation == relation
@@ -109,35 +121,47 @@ def test_a_pattern_outside_the_subset_is_undecided_not_guessed(pattern: str) -> 
 
 def test_a_narrowed_pattern_is_reported_with_its_witness(tmp_path: Path) -> None:
     old = load_folder(write_spec(tmp_path / "b", "0.1.0", {"A": obj({"x": {**STR, "pattern": "^[a-z]{0,31}$"}})}))
-    new = load_folder(write_spec(tmp_path / "h", "0.2.0", {"A": obj({"x": {**STR, "pattern": "^[a-z]{0,15}$"}})},
-                                 changelog=("0.2.0",)))
+    new = load_folder(
+        write_spec(
+            tmp_path / "h", "0.2.0", {"A": obj({"x": {**STR, "pattern": "^[a-z]{0,15}$"}})}, changelog=("0.2.0",)
+        )
+    )
     r = review(old, new)
     (change,) = r.diff.changes
     assert (change.rule, change.old_readers, change.new_readers) == ("bound-tightened", False, True)
     assert change.evidence == ('"aaaaaaaaaaaaaaaa" is accepted by the old pattern only',)
-    assert "witness for `$.x`: \"aaaaaaaaaaaaaaaa\" is accepted by the old pattern only" in report.markdown(r)
+    assert 'witness for `$.x`: "aaaaaaaaaaaaaaaa" is accepted by the old pattern only' in report.markdown(r)
 
 
-QUALITY = {"x-rule": "A.q", "description": "q needs c = jpeg", "if": {"required": ["q"]},
-           "then": {"required": ["c"], "properties": {"c": {"const": "jpeg"}}}}
+QUALITY = {
+    "x-rule": "A.q",
+    "description": "q needs c = jpeg",
+    "if": {"required": ["q"]},
+    "then": {"required": ["c"], "properties": {"c": {"const": "jpeg"}}},
+}
 A = {"q": INT, "c": {"enum": ["jpeg", "png", "raw"]}}
 
 
-@pytest.mark.parametrize(("then", "old", "new", "witness"), [
-    ({"required": ["c"], "properties": {"c": {"enum": ["jpeg", "png"]}}}, True, False, '"c": "png"'),
-    ({"required": ["c"], "properties": {"c": {"const": "png"}}}, True, True, '"c": "png"'),
-    ({"required": ["c"], "properties": {"c": {"enum": ["jpeg"]}}}, False, False, None),
-])
-def test_an_x_rule_is_decided_by_proof_and_witness(tmp_path: Path, then: dict[str, Any], old: bool, new: bool,
-                                                    witness: str | None) -> None:
+@pytest.mark.parametrize(
+    ("then", "old", "new", "witness"),
+    [
+        ({"required": ["c"], "properties": {"c": {"enum": ["jpeg", "png"]}}}, True, False, '"c": "png"'),
+        ({"required": ["c"], "properties": {"c": {"const": "png"}}}, True, True, '"c": "png"'),
+        ({"required": ["c"], "properties": {"c": {"enum": ["jpeg"]}}}, False, False, None),
+    ],
+)
+def test_an_x_rule_is_decided_by_proof_and_witness(
+    tmp_path: Path, then: dict[str, Any], old: bool, new: bool, witness: str | None
+) -> None:
     base = load_folder(write_spec(tmp_path / "b", "0.1.0", {"A": obj(A, allOf=[QUALITY])}))
     head = load_folder(write_spec(tmp_path / "h", "0.1.0", {"A": obj(A, allOf=[{**QUALITY, "then": then}])}))
     (change,) = review(base, head).diff.changes
     assert (change.old_readers, change.new_readers) == (old, new), change.note
     assert (witness is None) == (not change.evidence)
     if witness:
-        assert witness in change.evidence[0] and "accepted by the new version and refused by the old" in \
-            change.evidence[0]
+        assert (
+            witness in change.evidence[0] and "accepted by the new version and refused by the old" in change.evidence[0]
+        )
     if not old and not new:
         assert change.level == "editorial" and "proven" in change.note
 
@@ -147,14 +171,23 @@ def test_the_proof_is_sound_on_what_it_claims() -> None:
     assert includes({"enum": [1, 2, 3]}, {"const": 2})
     assert not includes({"const": 2}, {"enum": [1, 2]})
     assert includes({"type": "number"}, {"type": "integer", "minimum": 0})
-    assert includes({"maximum": 10}, {"exclusiveMaximum": 10}) and not includes({"exclusiveMaximum": 10},
-                                                                                  {"maximum": 10})
+    assert includes({"maximum": 10}, {"exclusiveMaximum": 10}) and not includes(
+        {"exclusiveMaximum": 10}, {"maximum": 10}
+    )
     assert includes({"not": {"required": ["x", "y"]}}, {"not": {"required": ["x"]}})
     assert not includes({"not": {"required": ["x"]}}, {"not": {"required": ["x", "y"]}})
-    assert includes({"$ref": "Camera.json"}, {"$ref": "Camera.json"}, side, side, "https://seq-io-spec.example/"
-                    "schemas/Stream.json", "https://seq-io-spec.example/schemas/Stream.json")
-    assert not includes({"if": {"required": ["a"]}, "then": {"required": ["b"]}},
-                        {"if": {"required": ["b"]}, "then": {"required": ["b"]}})  # another `if`: unproven
+    assert includes(
+        {"$ref": "Camera.json"},
+        {"$ref": "Camera.json"},
+        side,
+        side,
+        "https://seq-io-spec.example/schemas/Stream.json",
+        "https://seq-io-spec.example/schemas/Stream.json",
+    )
+    assert not includes(
+        {"if": {"required": ["a"]}, "then": {"required": ["b"]}},
+        {"if": {"required": ["b"]}, "then": {"required": ["b"]}},
+    )  # another `if`: unproven
 
 
 def test_a_limit_raised_in_contract_json_is_loosening_and_a_mismatch_with_its_schema(tmp_path: Path) -> None:
@@ -164,8 +197,7 @@ def test_a_limit_raised_in_contract_json_is_loosening_and_a_mismatch_with_its_sc
     r = review(base, head)
     (change,) = r.diff.changes
     assert (change.rule, change.old_readers, change.new_readers) == ("constant-changed", True, False)
-    assert r.limits == {"base": [], "head": ["A.json#/properties/at: `maxItems` is 4 but contract.json's MAX_W "
-                                             "is 8"]}
+    assert r.limits == {"base": [], "head": ["A.json#/properties/at: `maxItems` is 4 but contract.json's MAX_W is 8"]}
     assert not r.verdict.passed and "disagree on 1 limit(s)" in r.verdict.reasons[0]
 
 
@@ -188,14 +220,19 @@ def test_a_tightened_sentence_of_normative_prose_is_in_the_report_and_needs_a_bu
     (change,) = r.diff.changes
     assert (change.type_name, change.location, change.rule) == ("(validation.md)", ("§ Dates",), "prose-changed")
     assert (change.old_readers, change.new_readers) == (True, True) and "undecided" in change.note
-    assert change.excerpt == ("@@ -1,3 +1,3 @@", " ", "-A leap second is accepted at any minute.",
-                              "+A leap second is accepted only at 23:59 UTC.", " ")
+    assert change.excerpt == (
+        "@@ -1,3 +1,3 @@",
+        " ",
+        "-A leap second is accepted at any minute.",
+        "+A leap second is accepted only at 23:59 UTC.",
+        " ",
+    )
     text = report.markdown(r)
     assert "+A leap second is accepted only at 23:59 UTC." in text and not r.verdict.passed
 
 
 def test_an_editorial_mark_in_the_changelog_is_honoured_and_shown(tmp_path: Path) -> None:
-    mark = "\nEditorial:\n\n- validation.md § Dates: \"at any minute\" reads \"at every minute\".\n"
+    mark = '\nEditorial:\n\n- validation.md § Dates: "at any minute" reads "at every minute".\n'
     r = _prose_pair(tmp_path, DOC.replace("at any minute", "at every minute"), mark)
     (change,) = r.diff.changes
     assert change.level == "editorial" and r.verdict.passed and r.verdict.required == "none"
@@ -206,8 +243,9 @@ def test_an_editorial_mark_in_the_changelog_is_honoured_and_shown(tmp_path: Path
 def test_a_mark_the_data_contradicts_is_not_honoured_and_a_stale_mark_is_reported(tmp_path: Path) -> None:
     base = load_folder(write_spec(tmp_path / "b", "0.1.0", {"A": obj({"x": {**STR, "pattern": "^a+$"}})}))
     head = write_spec(tmp_path / "h", "0.1.0", {"A": obj({"x": {**STR, "pattern": "^a$"}})}, changelog=("0.1.0",))
-    (head / "CHANGELOG.md").write_text("## 0.1.0\n\nEditorial:\n\n- A $.x: the same pattern.\n"
-                                       "- validation.md § Nowhere: a typo.\n")
+    (head / "CHANGELOG.md").write_text(
+        "## 0.1.0\n\nEditorial:\n\n- A $.x: the same pattern.\n- validation.md § Nowhere: a typo.\n"
+    )
     r = review(base, load_folder(head))
     (change,) = r.diff.changes
     assert change.level == "breaking" and "not honoured" in change.note
@@ -222,8 +260,10 @@ def test_the_report_names_base_and_head_and_lists_only_what_changed(tmp_path: Pa
     same = load_folder(RELEASE, "spec/releases/0.5.25")
     r = review(same, same)
     text = report.markdown(r)
-    assert "valid vector(s) of the base (0.5.25, spec/releases/0.5.25) validated under the head (0.5.25, " \
-           "spec/releases/0.5.25)" in text
+    assert (
+        "valid vector(s) of the base (0.5.25, spec/releases/0.5.25) validated under the head (0.5.25, "
+        "spec/releases/0.5.25)" in text
+    )
     assert "Nothing changed." in text and f"{len(same.spec.schemas)} other type(s) unchanged." in text
     head = tmp_path / "h"
     shutil.copytree(RELEASE, head)

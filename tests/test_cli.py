@@ -35,14 +35,17 @@ def test_invalid_file_lists_each_error_with_path_and_rule(tmp_path: Path) -> Non
     assert "Traceback" not in done.stdout + done.stderr
 
 
-@pytest.mark.parametrize(("args", "stdin", "code", "words"), [
-    (("validate", "Nope", "-"), "{}", 2, "no type 'Nope'"),
-    (("validate", "Stream", "/no/such/file.json"), "", 2, "cannot read"),
-    (("validate", "Stream", "-"), '{"at": [NaN]}', 1, "wire.json-syntax"),
-    (("validate", "Stream", "-"), '{"at": [-1e400]}', 1, "wire.non-finite-number"),
-    (("validate", "Stream", "-"), "\xff{", 1, "wire.json-syntax"),
-    (("validate", "Stream", "-"), "[" * 50000, 1, "wire.too-deep"),
-])
+@pytest.mark.parametrize(
+    ("args", "stdin", "code", "words"),
+    [
+        (("validate", "Nope", "-"), "{}", 2, "no type 'Nope'"),
+        (("validate", "Stream", "/no/such/file.json"), "", 2, "cannot read"),
+        (("validate", "Stream", "-"), '{"at": [NaN]}', 1, "wire.json-syntax"),
+        (("validate", "Stream", "-"), '{"at": [-1e400]}', 1, "wire.non-finite-number"),
+        (("validate", "Stream", "-"), "\xff{", 1, "wire.json-syntax"),
+        (("validate", "Stream", "-"), "[" * 50000, 1, "wire.too-deep"),
+    ],
+)
 def test_bad_input_is_a_message(args: tuple[str, ...], stdin: str, code: int, words: str) -> None:
     done = run(*args, stdin=stdin)
     assert done.returncode == code
@@ -50,15 +53,25 @@ def test_bad_input_is_a_message(args: tuple[str, ...], stdin: str, code: int, wo
     assert "Traceback" not in done.stdout + done.stderr
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    ('{"title": "Stream", "$id": "x",\n "type": 5}', "not a valid 2020-12 schema"),
-    ('{"title": "Stream",\n "$id": }', "Stream.json:2: not valid JSON"),
-])
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ('{"title": "Stream", "$id": "x",\n "type": 5}', "not a valid 2020-12 schema"),
+        ('{"title": "Stream",\n "$id": }', "Stream.json:2: not valid JSON"),
+    ],
+)
 def test_a_broken_spec_folder_is_a_message(tmp_path: Path, content: str, words: str) -> None:
     (tmp_path / "schemas").mkdir()
     (tmp_path / "contract.json").write_text('{"contract_version": "0.0.0", "limits": {}}')
     (tmp_path / "schemas" / "Stream.json").write_text(content)
-    done = subprocess.run([*IOSPEC, "validate", "Stream", "-"], input="{}", capture_output=True, text=True,
-                          timeout=120, check=False, env={**os.environ, "SEQ_IO_SPEC_ROOT": str(tmp_path)})
+    done = subprocess.run(
+        [*IOSPEC, "validate", "Stream", "-"],
+        input="{}",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "SEQ_IO_SPEC_ROOT": str(tmp_path)},
+    )
     assert done.returncode == 2 and words in done.stderr
     assert "Traceback" not in done.stderr

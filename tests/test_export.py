@@ -44,8 +44,9 @@ def test_every_file_of_the_bundle_validates_against_the_vector_file_schema(commi
 
 def test_the_bundle_holds_exactly_the_yaml_data(committed: dict[str, Any]) -> None:
     paths = vector_paths()
-    assert [entry["path"] for entry in committed["files"]] == \
-        [path.relative_to(CONFORMANCE).as_posix() for path in paths]
+    assert [entry["path"] for entry in committed["files"]] == [
+        path.relative_to(CONFORMANCE).as_posix() for path in paths
+    ]
     assert committed["format_version"] == export.FORMAT_VERSION
     for entry, path in zip(committed["files"], paths, strict=True):
         # json.dumps keeps member order and tells 1 from 1.0, which == would not.
@@ -61,8 +62,9 @@ def small(tmp_path: Path) -> Path:
     return root.parent
 
 
-def test_check_fails_on_drift_and_export_repairs_it(small: Path, tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_fails_on_drift_and_export_repairs_it(
+    small: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     output = tmp_path / "vectors.json"
     args = ["--vectors", str(small), "--output", str(output)]
     assert export.main(["--check", *args]) == 1
@@ -75,8 +77,7 @@ def test_check_fails_on_drift_and_export_repairs_it(small: Path, tmp_path: Path,
     assert "is stale" in err and '-        "t": 21' in err and '+        "t": 20' in err
 
 
-def test_a_broken_vector_file_is_named_not_exported(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_broken_vector_file_is_named_not_exported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "bad.yaml").write_text("kind: rows_of\nkind: rows_of\n")
     output = tmp_path / "out.json"
     assert export.main(["--vectors", str(tmp_path), "--output", str(output)]) == 1
@@ -88,7 +89,12 @@ def test_the_export_does_not_depend_on_hash_seeds(small: Path, tmp_path: Path) -
     output = tmp_path / "vectors.json"
     output.write_text(export.render(small), encoding="utf-8")
     env = os.environ | {"PYTHONHASHSEED": "12345"}
-    done = subprocess.run([sys.executable, "-m", "seq_io.export", "--check", "--vectors", str(small),
-                           "--output", str(output)], env=env, capture_output=True, text=True, timeout=120,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "seq_io.export", "--check", "--vectors", str(small), "--output", str(output)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]

@@ -26,7 +26,9 @@ def test_drift_detector_can_fire(tmp_path: Path) -> None:
 
 
 def test_number_widening_touches_only_types_that_are_read() -> None:
-    code = ('class Kind(Enum):\n    float = "float"\n\n\n'
-            'class M(BaseModel):\n    """A float, or none."""\n    x: float | None = None  # float\n'
-            '    y: Annotated[str, Field(pattern="é")] | float\n')
+    code = (
+        'class Kind(Enum):\n    float = "float"\n\n\n'
+        'class M(BaseModel):\n    """A float, or none."""\n    x: float | None = None  # float\n'
+        '    y: Annotated[str, Field(pattern="é")] | float\n'
+    )
     assert widen_floats(code) == code.replace("x: float", "x: int | float").replace("] | float", "] | int | float")

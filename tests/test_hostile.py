@@ -27,8 +27,14 @@ HANG_BOUND_S = 120
 
 def run_python(code: str) -> str:
     """Run `code` with the package importable; its stdout. Fails the test if it runs past HANG_BOUND_S."""
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          timeout=HANG_BOUND_S, cwd=REPO_ROOT, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=HANG_BOUND_S,
+        cwd=REPO_ROOT,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -190,9 +196,16 @@ def test_hostile_input_is_refused_in_bounded_time(code: str) -> None:
 
 # ------------------------------------------------------------------ iospec validate on files that are not documents
 
+
 def iospec_validate(path: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "seq_io.cli", "validate", "Observations", path],
-                          capture_output=True, text=True, timeout=HANG_BOUND_S, cwd=REPO_ROOT, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "seq_io.cli", "validate", "Observations", path],
+        capture_output=True,
+        text=True,
+        timeout=HANG_BOUND_S,
+        cwd=REPO_ROOT,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("kind", ["a character device", "a FIFO (named pipe)", "a directory"])

@@ -35,7 +35,8 @@ def iospec(*args: str) -> subprocess.CompletedProcess[str]:
 def deep_flow(depth: int) -> str:
     """A vector-file-shaped document whose first case's answer is nested `depth` levels (flow sequences)."""
     return ROWS_FILE.replace("{cases}", ROWS_CASE.format(n=1).rstrip("\n")).replace(
-        "answer: [[1], [1, 1]]", "answer: " + "[" * depth + "]" * depth)
+        "answer: [[1], [1, 1]]", "answer: " + "[" * depth + "]" * depth
+    )
 
 
 def good_suite(root: Path) -> Path:
@@ -68,9 +69,14 @@ def test_deep_nesting_is_refused_with_file_and_line_by_lint_and_run(tmp_path: Pa
     assert any(refusal.split(": $: ")[1] in problem["message"] for problem in document["problems"])
 
 
-@pytest.mark.parametrize("text", ["a: " + "{b: " * (MAX_DEPTH + 20) + "1" + "}" * (MAX_DEPTH + 20),
-                                  "\n".join(" " * i + "k:" for i in range(MAX_DEPTH + 50)) + " 1",
-                                  "a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "{b: " * (MAX_DEPTH + 20) + "1" + "}" * (MAX_DEPTH + 20),
+        "\n".join(" " * i + "k:" for i in range(MAX_DEPTH + 50)) + " 1",
+        "a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+    ],
+)
 def test_every_way_of_nesting_counts(text: str) -> None:
     with pytest.raises(YamlError, match=f"nested deeper than {MAX_DEPTH} levels"):
         load_text(text)
@@ -83,11 +89,14 @@ def test_the_limit_itself_is_allowed() -> None:
     assert value == []
 
 
-@pytest.mark.parametrize(("make", "what"), [
-    (lambda path: os.mkfifo(path), "a FIFO (named pipe)"),
-    (lambda path: path.symlink_to("/dev/zero"), "a character device"),
-    (lambda path: path.mkdir(), "a directory"),
-])
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        (lambda path: os.mkfifo(path), "a FIFO (named pipe)"),
+        (lambda path: path.symlink_to("/dev/zero"), "a character device"),
+        (lambda path: path.mkdir(), "a directory"),
+    ],
+)
 def test_a_yaml_that_is_not_a_regular_file_is_refused_unread(tmp_path: Path, make: object, what: str) -> None:
     root = good_suite(tmp_path / "vectors")
     odd = root / "rows-of" / "odd.yaml"
@@ -118,8 +127,12 @@ def test_no_more_than_the_limit_is_ever_read(tmp_path: Path, monkeypatch: pytest
 
 # -- citations ----------------------------------------------------------------------------------------------
 
-OUTSIDE = ["The facts" + " sheet's example", "as contract" + "-facts says", "see ../" + "shared/notes",
-           "tooling" + "-notes"]
+OUTSIDE = [
+    "The facts" + " sheet's example",
+    "as contract" + "-facts says",
+    "see ../" + "shared/notes",
+    "tooling" + "-notes",
+]
 
 
 @pytest.mark.parametrize("citation", OUTSIDE)
@@ -135,8 +148,18 @@ def test_no_vector_test_or_document_of_the_package_cites_one() -> None:
     files, problems = vectors.load_suite()
     assert not problems
     assert [str(p) for f in files for p in vectors.outside_citations(f)] == []
-    texts = [*REPO_ROOT.glob("tests/*.py"), *REPO_ROOT.glob("spec/*.md"), *REPO_ROOT.glob("conformance/*.md"),
-             REPO_ROOT / "README.md", *REPO_ROOT.glob("scripts/**/*.py"), *REPO_ROOT.glob("reference/**/*.py")]
-    cited = [f"{path.relative_to(REPO_ROOT)}: {found.group()}" for path in texts
-             for found in [vectors.OUTSIDE_CITATION.search(path.read_text(encoding="utf-8"))] if found]
+    texts = [
+        *REPO_ROOT.glob("tests/*.py"),
+        *REPO_ROOT.glob("spec/*.md"),
+        *REPO_ROOT.glob("conformance/*.md"),
+        REPO_ROOT / "README.md",
+        *REPO_ROOT.glob("scripts/**/*.py"),
+        *REPO_ROOT.glob("reference/**/*.py"),
+    ]
+    cited = [
+        f"{path.relative_to(REPO_ROOT)}: {found.group()}"
+        for path in texts
+        for found in [vectors.OUTSIDE_CITATION.search(path.read_text(encoding="utf-8"))]
+        if found
+    ]
     assert cited == []

@@ -30,8 +30,10 @@ def test_the_error_table_is_the_prose_table() -> None:
 def test_each_error_id_is_named_in_the_prose_and_has_a_reason_in_the_schema() -> None:
     reasons = SPEC.schemas["StreamError"]["properties"]["error"]["properties"]["details"]["properties"]["reason"]
     assert sorted(kp.reason_of(rule) for rule in ERRORS) == sorted(reasons["enum"])
-    assert kp.reason_of(kp.FRAMES_MISSING) == "frames_missing" and kp.reason_of(kp.FRAMES_OVER_LIMIT) == \
-        "frames_over_limit"
+    assert (
+        kp.reason_of(kp.FRAMES_MISSING) == "frames_missing"
+        and kp.reason_of(kp.FRAMES_OVER_LIMIT) == "frames_over_limit"
+    )
     assert set(SPEC.contract["error_codes"]) == {"frames_missing", "frames_over_limit"}
 
 
@@ -73,12 +75,17 @@ def test_a_keeper_refuses_a_clock_that_goes_back_and_an_impossible_idle_timeout(
             Keeper(None, episode_idle=idle)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("limits, name", [(Limits(0, 1, 1), "MAX_STREAM_FRAMES"),
-                                          (Limits(1_000_001, 1, 1), "MAX_STREAM_FRAMES"),
-                                          (Limits(1, 0, 1), "MAX_STREAM_BYTES"),
-                                          (Limits(1, 1, 2**53), "MAX_WORKER_STREAM_BYTES"),
-                                          (Limits(1, 1, 1, 0), "MAX_EPISODES"),
-                                          (Limits(1, 1, 1, True), "MAX_EPISODES")])
+@pytest.mark.parametrize(
+    "limits, name",
+    [
+        (Limits(0, 1, 1), "MAX_STREAM_FRAMES"),
+        (Limits(1_000_001, 1, 1), "MAX_STREAM_FRAMES"),
+        (Limits(1, 0, 1), "MAX_STREAM_BYTES"),
+        (Limits(1, 1, 2**53), "MAX_WORKER_STREAM_BYTES"),
+        (Limits(1, 1, 1, 0), "MAX_EPISODES"),
+        (Limits(1, 1, 1, True), "MAX_EPISODES"),
+    ],
+)
 def test_a_keeper_takes_only_limits_in_their_range(limits: Limits, name: str) -> None:
     """STR-SETUP: MAX_STREAM_FRAMES from 1 to 1,000,000 (SCH-RESULT-BOUND's floor), the others from 1 to 2^53 - 1."""
     with pytest.raises(ValueError, match=name):
@@ -112,8 +119,12 @@ def test_acts_and_empty_posts_alone_stay_within_the_limits() -> None:
 
 def test_a_refusal_is_an_exception_with_its_id_never_a_crash() -> None:
     keeper = Keeper.of({"every": 1})
-    bodies: list[Any] = [{"episode_id": "e", "frames": [{"seq": -1, "inputs": 0}]}, [], None,
-                         {"episode_id": "e", "skipped": [-1]}]
+    bodies: list[Any] = [
+        {"episode_id": "e", "frames": [{"seq": -1, "inputs": 0}]},
+        [],
+        None,
+        {"episode_id": "e", "skipped": [-1]},
+    ]
     for body in bodies:
         with pytest.raises(StreamError) as refused:
             keeper.post(body, 0.0)
@@ -124,8 +135,9 @@ def test_a_refusal_is_an_exception_with_its_id_never_a_crash() -> None:
 
 
 def _canonical_bytes(keeper: Keeper) -> int:
-    return sum(len(canonical_text(value).encode("utf-8")) for e in keeper._episodes.values()
-               for value in e.held.values())
+    return sum(
+        len(canonical_text(value).encode("utf-8")) for e in keeper._episodes.values() for value in e.held.values()
+    )
 
 
 def test_state_stays_bounded_and_bytes_are_the_canonical_sizes() -> None:

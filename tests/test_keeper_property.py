@@ -22,11 +22,20 @@ from seq_io.reference.testee import answer
 from seq_io_maint.stream_model import play
 
 EXAMPLES = int(os.environ.get("SEQ_IO_FUZZ_EXAMPLES", "300"))
-FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 DECLARATIONS: list[Any] = [
-    None, {}, {"streams": {}}, {"every": 1}, {"every": 3, "pad": "drop"},
+    None,
+    {},
+    {"streams": {}},
+    {"every": 1},
+    {"every": 3, "pad": "drop"},
     {"streams": {"cam": {"at": [-2, 0]}, "st": {}}},
     {"streams": {"cam": {"at": [-3, -1]}}, "pad": "drop"},
     {"streams": {"cam": {"at": [-4, -2, 0]}, "s": {"every": 2}}},
@@ -34,9 +43,12 @@ DECLARATIONS: list[Any] = [
 ]
 EPISODES = ["a", "b", "c"]
 NUMBERS = st.integers(min_value=0, max_value=14)
-VALUES = st.one_of(st.integers(-3, 99), st.sampled_from(["x", "abc", "", None, True, 1.5, 1e-7, 7.0]),
-                   st.fixed_dictionaries({"cam": st.integers(0, 9)}, optional={"st": st.just("s"), "s": st.just(2)}),
-                   st.lists(st.integers(0, 3), max_size=3))
+VALUES = st.one_of(
+    st.integers(-3, 99),
+    st.sampled_from(["x", "abc", "", None, True, 1.5, 1e-7, 7.0]),
+    st.fixed_dictionaries({"cam": st.integers(0, 9)}, optional={"st": st.just("s"), "s": st.just(2)}),
+    st.lists(st.integers(0, 3), max_size=3),
+)
 
 
 @st.composite
@@ -72,13 +84,22 @@ OPERATION = st.one_of(post(), post(), act(), act(), ADVANCE)
 
 @st.composite
 def scenario(draw: st.DrawFn) -> dict[str, Any]:
-    out: dict[str, Any] = {"declaration": draw(st.sampled_from(DECLARATIONS)),
-                           "episode_idle": draw(st.sampled_from([None, 10, 15])),
-                           "operations": draw(st.lists(OPERATION, min_size=1, max_size=40))}
-    limits = draw(st.fixed_dictionaries({}, optional={"MAX_STREAM_FRAMES": st.integers(1, 8),
-                                                      "MAX_STREAM_BYTES": st.integers(1, 60),
-                                                      "MAX_WORKER_STREAM_BYTES": st.integers(1, 100),
-                                                      "MAX_EPISODES": st.integers(1, 3)}))
+    out: dict[str, Any] = {
+        "declaration": draw(st.sampled_from(DECLARATIONS)),
+        "episode_idle": draw(st.sampled_from([None, 10, 15])),
+        "operations": draw(st.lists(OPERATION, min_size=1, max_size=40)),
+    }
+    limits = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "MAX_STREAM_FRAMES": st.integers(1, 8),
+                "MAX_STREAM_BYTES": st.integers(1, 60),
+                "MAX_WORKER_STREAM_BYTES": st.integers(1, 100),
+                "MAX_EPISODES": st.integers(1, 3),
+            },
+        )
+    )
     if limits:
         out["limits"] = limits
     return out
@@ -102,7 +123,9 @@ def test_keeper_agrees_with_the_brute_force_model(given: dict[str, Any]) -> None
 def test_the_comparison_can_fail() -> None:
     """A keeper and a model that disagreed would be caught: a scenario whose outcome the model computes differently
     when the keeper's limits are not passed on shows the assertion has teeth."""
-    given = {"declaration": None, "limits": {"MAX_STREAM_FRAMES": 1},
-             "operations": [{"observe": {"episode_id": "a", "frames": [{"seq": 0, "inputs": 1},
-                                                                       {"seq": 1, "inputs": 2}]}}]}
+    given = {
+        "declaration": None,
+        "limits": {"MAX_STREAM_FRAMES": 1},
+        "operations": [{"observe": {"episode_id": "a", "frames": [{"seq": 0, "inputs": 1}, {"seq": 1, "inputs": 2}]}}],
+    }
     assert keeper_outcomes(given) != play({**given, "limits": {}})

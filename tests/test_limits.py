@@ -24,7 +24,7 @@ MAX_JSON_DEPTH, MAX_INTEGER_DIGITS = wire_limits().depth, wire_limits().integer_
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 PROSE = (REPO_ROOT / "spec" / "validation.md").read_text(encoding="utf-8")
-LIMITS = PROSE[PROSE.index("## Limits"):PROSE.index("## Language-neutral decisions")]
+LIMITS = PROSE[PROSE.index("## Limits") : PROSE.index("## Language-neutral decisions")]
 
 
 def test_the_contract_limits_come_from_contract_json_and_the_prose_states_them() -> None:

@@ -97,17 +97,23 @@ def test_a_model_writes_back_the_normalized_instance(type_name: str, case: vecto
     assert same_json(outcome.normalized, written), f"{outcome.normalized!r} came back as {written!r}"
 
 
-@pytest.mark.parametrize(("type_name", "text", "expected"), [
-    ("Stream", '{"at": [-15, 0]}', {"at": [-15, 0]}),
-    ("Stream", '{"every": 2.5}', {"every": 2.5}),
-    ("Stream", '{"every": 2.0}', {"every": 2.0}),
-    ("Actions", '{"hz": 15}', {"hz": 15}),
-    ("DeploymentPolicy", '{"handler_ref": "m:f", "streaming": true}', {"handler_ref": "m:f", "episodes": "own"}),
-    ("DeploymentPolicy", '{"handler_ref": "m:f"}', {"handler_ref": "m:f"}),
-    ("Observations", '{"streams": {"a": {"at": null}}, "unit": "steps"}', {"streams": {"a": {"at": None}},
-                                                                           "unit": "steps"}),
-    ("InferParam", '{"type": "int", "default": 9007199254740993}', {"type": "int", "default": 9007199254740993}),
-])
+@pytest.mark.parametrize(
+    ("type_name", "text", "expected"),
+    [
+        ("Stream", '{"at": [-15, 0]}', {"at": [-15, 0]}),
+        ("Stream", '{"every": 2.5}', {"every": 2.5}),
+        ("Stream", '{"every": 2.0}', {"every": 2.0}),
+        ("Actions", '{"hz": 15}', {"hz": 15}),
+        ("DeploymentPolicy", '{"handler_ref": "m:f", "streaming": true}', {"handler_ref": "m:f", "episodes": "own"}),
+        ("DeploymentPolicy", '{"handler_ref": "m:f"}', {"handler_ref": "m:f"}),
+        (
+            "Observations",
+            '{"streams": {"a": {"at": null}}, "unit": "steps"}',
+            {"streams": {"a": {"at": None}}, "unit": "steps"},
+        ),
+        ("InferParam", '{"type": "int", "default": 9007199254740993}', {"type": "int", "default": 9007199254740993}),
+    ],
+)
 def test_numbers_keep_their_kind_and_defaults_stay_unwritten(type_name: str, text: str, expected: Any) -> None:
     outcome = contract().validate_text(type_name, text)
     written = to_json_value(type_name, outcome.model)

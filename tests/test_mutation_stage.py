@@ -32,7 +32,13 @@ def test_the_judge_collects_in_a_fresh_stage(tmp_path: Path, monkeypatch: pytest
     script = _mutation_script()
     monkeypatch.setattr(script, "STAGE", tmp_path / "stage")
     script.stage()
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", script.JUDGE],
-                          cwd=tmp_path / "stage", capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", script.JUDGE],
+        cwd=tmp_path / "stage",
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "test_reference_passes_case" in done.stdout

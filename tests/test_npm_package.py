@@ -42,8 +42,16 @@ class Installed:
 
 
 def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, cwd=cwd, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -78,9 +86,11 @@ def test_the_tarball_holds_the_schemas_the_bundle_and_the_types_as_in_the_checko
         members = {m.name.removeprefix("package/"): m for m in tar.getmembers()}
         schemas = sorted(p.name for p in (REPO_ROOT / "spec" / "schemas").glob("*.json"))
         assert sorted(n.split("/")[-1] for n in members if n.startswith("data/spec/schemas/")) == schemas
-        for inside, outside in (("data/conformance/vectors.json", "conformance/vectors.json"),
-                                ("data/spec/contract.json", "spec/contract.json"),
-                                ("data/types/contract.d.ts", "generated/ts/contract.d.ts")):
+        for inside, outside in (
+            ("data/conformance/vectors.json", "conformance/vectors.json"),
+            ("data/spec/contract.json", "spec/contract.json"),
+            ("data/types/contract.d.ts", "generated/ts/contract.d.ts"),
+        ):
             extracted = tar.extractfile(members[inside])
             assert extracted is not None and extracted.read() == (REPO_ROOT / outside).read_bytes(), inside
     assert not [n for n in members if n.startswith(("test/", "scripts/", "node_modules/", "data/spec/releases/"))]
@@ -89,8 +99,18 @@ def test_the_tarball_holds_the_schemas_the_bundle_and_the_types_as_in_the_checko
 def test_the_installed_bin_passes_the_whole_suite_through_the_runner(installed: Installed) -> None:
     files, _ = vectors.load_suite()
     cases = sum(len(f.cases) for f in files)
-    done = _run([str(REPO_ROOT / ".venv" / "bin" / "iospec"), "run", "--impl", "node_modules/.bin/seq-io-testee",
-                 "--validate-traffic", "--json", "report.json"], installed.folder)
+    done = _run(
+        [
+            str(REPO_ROOT / ".venv" / "bin" / "iospec"),
+            "run",
+            "--impl",
+            "node_modules/.bin/seq-io-testee",
+            "--validate-traffic",
+            "--json",
+            "report.json",
+        ],
+        installed.folder,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert f"{cases} passed, 0 failed" in done.stdout
     report = json.loads((installed.folder / "report.json").read_text(encoding="utf-8"))
@@ -98,10 +118,12 @@ def test_the_installed_bin_passes_the_whole_suite_through_the_runner(installed: 
 
 
 def test_the_installed_package_reads_its_own_data_and_exports_the_implementation(installed: Installed) -> None:
-    script = ('import * as io from "seq-io-js"; import { envelope } from "seq-io-js/envelope";'
-              'const r = io.validateText("Stream", \'{"at": [0, -3]}\');'
-              'console.log(JSON.stringify({root: io.DATA_ROOT, version: io.contractVersion(), r,'
-              ' picks: io.picks(io.of({streams: {a: {at: [-1, 0]}}}, null), 5), envelope: typeof envelope}));')
+    script = (
+        'import * as io from "seq-io-js"; import { envelope } from "seq-io-js/envelope";'
+        'const r = io.validateText("Stream", \'{"at": [0, -3]}\');'
+        "console.log(JSON.stringify({root: io.DATA_ROOT, version: io.contractVersion(), r,"
+        " picks: io.picks(io.of({streams: {a: {at: [-1, 0]}}}, null), 5), envelope: typeof envelope}));"
+    )
     done = _run(["node", "--input-type=module", "-e", script], installed.folder)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
@@ -119,13 +141,25 @@ def test_the_installed_types_compile_in_a_typescript_project(installed: Installe
         'import type { TesteeHello } from "seq-io-js/protocol-types";\n'
         'export const o: Observations = { streams: { cam: { at: [-15, 0] } }, unit: "steps" };\n'
         'export const p: DeploymentPolicy = { handler_ref: "m:f", observations: o };\n'
-        'export const h: TesteeHello["type"] = "hello";\n', encoding="utf-8")
-    tsc = [str(JS / "node_modules" / ".bin" / "tsc"), "--ignoreConfig", "--strict", "--noEmit", "--module", "nodenext",
-           "--moduleResolution", "nodenext"]
+        'export const h: TesteeHello["type"] = "hello";\n',
+        encoding="utf-8",
+    )
+    tsc = [
+        str(JS / "node_modules" / ".bin" / "tsc"),
+        "--ignoreConfig",
+        "--strict",
+        "--noEmit",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+    ]
     assert _run([*tsc, "use.ts"], installed.folder).returncode == 0
     (installed.folder / "wrong.ts").write_text(
         'import type { Observations } from "seq-io-js/types";\n'
-        'export const o: Observations = { streams: { cam: { offsets: [0] } } };\n', encoding="utf-8")
+        "export const o: Observations = { streams: { cam: { offsets: [0] } } };\n",
+        encoding="utf-8",
+    )
     wrong = _run([*tsc, "wrong.ts"], installed.folder)
     assert wrong.returncode != 0 and "offsets" in wrong.stdout
 

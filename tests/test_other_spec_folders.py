@@ -21,8 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
 
 OLD = REPO_ROOT / "spec" / "releases" / "0.5.23"
-OLD_POLICY = ('{"handler_ref": "policies.pi0:Handler", "own_observations": "latest",'
-              ' "observation": null}')
+OLD_POLICY = '{"handler_ref": "policies.pi0:Handler", "own_observations": "latest", "observation": null}'
 
 
 def test_an_old_release_is_judged_without_the_current_models() -> None:
@@ -57,8 +56,13 @@ def test_a_spec_whose_schemas_refer_to_themselves_is_one_line_and_exit_2(tmp_pat
         contract(folder)
     (tmp_path / "s.json").write_text('{"every": 1}', encoding="utf-8")
     iospec = str(Path(sys.executable).with_name("iospec"))
-    done = subprocess.run([iospec, "validate", "Stream", str(tmp_path / "s.json")],
-                          env={**os.environ, "SEQ_IO_SPEC_ROOT": str(folder)}, capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [iospec, "validate", "Stream", str(tmp_path / "s.json")],
+        env={**os.environ, "SEQ_IO_SPEC_ROOT": str(folder)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "refer to themselves" in done.stderr and "Traceback" not in done.stderr, done.stderr

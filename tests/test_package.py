@@ -48,13 +48,21 @@ class Installed:
         located = self.run("-c", "from seq_io import locate; print(locate.data_root())", tool="python")
         return Path(located.stdout.strip())
 
-    def run(self, *args: str, tool: str = "iospec", env: dict[str, str] | None = None,
-            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *args: str, tool: str = "iospec", env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
         """The installed `iospec` (or python) with a clean environment: no PYTHONPATH, no SEQ_IO_SPEC_ROOT."""
         base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SEQ_IO_SPEC_ROOT", "VIRTUAL_ENV")}
-        return subprocess.run([str(self.venv / "bin" / tool), *args], cwd=cwd or self.empty,
-                              env={**base, **(env or {})}, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, timeout=RUN_TIMEOUT_S, check=False)
+        return subprocess.run(
+            [str(self.venv / "bin" / tool), *args],
+            cwd=cwd or self.empty,
+            env={**base, **(env or {})},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_S,
+            check=False,
+        )
 
 
 def _checked(command: list[str], cwd: Path) -> None:
@@ -87,14 +95,20 @@ def _one_clear_line(done: subprocess.CompletedProcess[str], *words: str) -> None
 
 def test_the_wheel_carries_the_whole_spec_and_conformance_folders_and_no_dev_dependency(installed: Installed) -> None:
     names = set(zipfile.ZipFile(installed.wheel).namelist())
-    tracked = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "spec", "conformance"], capture_output=True,
-                             text=True, timeout=RUN_TIMEOUT_S, check=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "ls-files", "spec", "conformance"],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        check=True,
+    ).stdout.split()
     expected = {f"seq_io_spec/{path}" for path in tracked if not path.startswith("implementations/js/")}
     assert expected <= names, sorted(expected - names)[:10]
     assert not [n for n in names if "/js/" in n or "node_modules" in n or "__pycache__" in n]
     metadata = next(zipfile.ZipFile(installed.wheel).read(n).decode() for n in names if n.endswith("/METADATA"))
-    requires = [line.removeprefix("Requires-Dist: ") for line in metadata.splitlines()
-                if line.startswith("Requires-Dist:")]
+    requires = [
+        line.removeprefix("Requires-Dist: ") for line in metadata.splitlines() if line.startswith("Requires-Dist:")
+    ]
 
     def named(lines: list[str]) -> set[str]:
         return {re.split(r"[=<>!~; \[]", line, maxsplit=1)[0].lower() for line in lines}
@@ -119,8 +133,14 @@ def test_the_wheel_metadata_names_the_contract_version_read_from_contract_json(i
 def test_the_sdist_holds_the_sources_and_no_installed_modules(installed: Installed) -> None:
     with tarfile.open(installed.sdist) as sdist:
         names = [name.split("/", 1)[1] for name in sdist.getnames() if "/" in name]
-    for needed in ("pyproject.toml", "hatch_build.py", "spec/contract.json", "conformance/vectors.json",
-                   "package/seq_io_spec/__init__.py", "implementations/js/package.json"):
+    for needed in (
+        "pyproject.toml",
+        "hatch_build.py",
+        "spec/contract.json",
+        "conformance/vectors.json",
+        "package/seq_io_spec/__init__.py",
+        "implementations/js/package.json",
+    ):
         assert needed in names
     assert not [n for n in names if "node_modules" in n or n.startswith((".venv", "build/", "reports/"))]
 
@@ -129,8 +149,14 @@ def test_the_sdist_holds_the_sources_and_no_installed_modules(installed: Install
 
 
 def test_the_installed_package_reads_its_own_data_not_the_checkout(installed: Installed) -> None:
-    assert installed.data == installed.venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / \
-        "site-packages" / "seq_io_spec"
+    assert (
+        installed.data
+        == installed.venv
+        / "lib"
+        / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+        / "site-packages"
+        / "seq_io_spec"
+    )
     where = installed.run("where")
     assert where.returncode == 0 and "(the installed package)" in where.stdout
     assert str(REPO_ROOT) not in where.stdout
@@ -148,14 +174,22 @@ def test_validate(installed: Installed) -> None:
     good = installed.run("validate", "Observations", "decl.json")
     assert (good.returncode, good.stdout) == (0, "decl.json: valid Observations\n")
     bad = installed.run("validate", "Observations", "bad.json")
-    assert bad.returncode == 1 and '$.streams.cam.at[0]' in bad.stdout
+    assert bad.returncode == 1 and "$.streams.cam.at[0]" in bad.stdout
 
 
 def test_the_whole_suite_passes_through_the_runner_with_the_installed_reference_testee(installed: Installed) -> None:
     files, _ = vectors.load_suite()
     cases = sum(len(f.cases) for f in files)
-    done = installed.run("run", "--impl", f"{installed.python} -m seq_io.reference.testee",
-                         "--validate-traffic", "--json", "report.json", "--junit", "junit.xml")
+    done = installed.run(
+        "run",
+        "--impl",
+        f"{installed.python} -m seq_io.reference.testee",
+        "--validate-traffic",
+        "--json",
+        "report.json",
+        "--junit",
+        "junit.xml",
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert f"{cases} passed, 0 failed" in done.stdout
     report = json.loads((installed.empty / "report.json").read_text(encoding="utf-8"))
@@ -172,14 +206,33 @@ def test_timeline_lint_and_rules(installed: Installed) -> None:
 
 def test_bump_review_on_folders_given_explicitly_agrees_with_the_checkout(installed: Installed) -> None:
     spec = installed.data / "spec"
-    done = installed.run("bump-review", "--base", str(spec / "releases" / "0.5.23"), "--head", str(spec),
-                         "--json", "review.json")
-    ours = subprocess.run([sys.executable, "-m", "seq_io.cli", "bump-review", "--base", "spec/releases/0.5.23",
-                           "--head", "spec", "--json", str(installed.empty / "checkout-review.json")],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False)
+    done = installed.run(
+        "bump-review", "--base", str(spec / "releases" / "0.5.23"), "--head", str(spec), "--json", "review.json"
+    )
+    ours = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "seq_io.cli",
+            "bump-review",
+            "--base",
+            "spec/releases/0.5.23",
+            "--head",
+            "spec",
+            "--json",
+            str(installed.empty / "checkout-review.json"),
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        check=False,
+    )
     assert done.returncode == ours.returncode, done.stderr
-    installed_review, checkout_review = (json.loads((installed.empty / name).read_text(encoding="utf-8"))
-                                         for name in ("review.json", "checkout-review.json"))
+    installed_review, checkout_review = (
+        json.loads((installed.empty / name).read_text(encoding="utf-8"))
+        for name in ("review.json", "checkout-review.json")
+    )
     for part in ("gate", "summary", "changes"):
         assert installed_review[part] == checkout_review[part], part
     assert installed_review["behaviour"]["changes"] == checkout_review["behaviour"]["changes"]
@@ -197,17 +250,25 @@ def test_maintainer_commands_refuse_to_write_into_the_installed_package(installe
 def test_a_broken_spec_root_is_one_line_and_exit_2(installed: Installed, tmp_path: Path) -> None:
     (installed.empty / "decl.json").write_text('{"streams": null}', encoding="utf-8")
     missing = tmp_path / "nowhere"
-    _one_clear_line(installed.run("validate", "Observations", "decl.json", env={"SEQ_IO_SPEC_ROOT": str(missing)}),
-                    "SEQ_IO_SPEC_ROOT", "no such folder")
+    _one_clear_line(
+        installed.run("validate", "Observations", "decl.json", env={"SEQ_IO_SPEC_ROOT": str(missing)}),
+        "SEQ_IO_SPEC_ROOT",
+        "no such folder",
+    )
     not_a_spec = tmp_path / "empty"
     not_a_spec.mkdir()
-    _one_clear_line(installed.run("validate", "Observations", "decl.json", env={"SEQ_IO_SPEC_ROOT": str(not_a_spec)}),
-                    "not a spec folder")
+    _one_clear_line(
+        installed.run("validate", "Observations", "decl.json", env={"SEQ_IO_SPEC_ROOT": str(not_a_spec)}),
+        "not a spec folder",
+    )
     broken = tmp_path / "broken"
     shutil.copytree(installed.data / "spec", broken)
     (broken / "contract.json").write_text('{"contract_version": ', encoding="utf-8")
-    for argv in (["validate", "Observations", "decl.json"], ["timeline", '{"streams": null}', "--acts", "0"],
-                 ["run", "--impl", f"{installed.python} -m seq_io.reference.testee"]):
+    for argv in (
+        ["validate", "Observations", "decl.json"],
+        ["timeline", '{"streams": null}', "--acts", "0"],
+        ["run", "--impl", f"{installed.python} -m seq_io.reference.testee"],
+    ):
         _one_clear_line(installed.run(*argv, env={"SEQ_IO_SPEC_ROOT": str(broken)}), "contract.json", "not valid JSON")
     testee = installed.run("-m", "seq_io.reference.testee", tool="python", env={"SEQ_IO_SPEC_ROOT": str(broken)})
     _one_clear_line(testee, "contract.json")
@@ -215,12 +276,24 @@ def test_a_broken_spec_root_is_one_line_and_exit_2(installed: Installed, tmp_pat
 
 def test_a_wheel_installed_without_its_data_is_one_line_and_exit_2(installed: Installed, tmp_path: Path) -> None:
     target = tmp_path / "site"
-    _checked([str(installed.venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-              "--target", str(target), str(installed.wheel)], tmp_path)
+    _checked(
+        [
+            str(installed.venv / "bin" / "pip"),
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(installed.wheel),
+        ],
+        tmp_path,
+    )
     shutil.rmtree(target / "seq_io_spec" / "spec")
     (installed.empty / "decl.json").write_text('{"streams": null}', encoding="utf-8")
-    done = installed.run("-m", "seq_io.cli", "validate", "Observations", "decl.json", tool="python",
-                         env={"PYTHONPATH": str(target)})
+    done = installed.run(
+        "-m", "seq_io.cli", "validate", "Observations", "decl.json", tool="python", env={"PYTHONPATH": str(target)}
+    )
     _one_clear_line(done, "data is missing", "spec/contract.json", "reinstall")
     version = installed.run("-m", "seq_io.cli", "--version", tool="python", env={"PYTHONPATH": str(target)})
     assert version.returncode == 0 and "contract unknown (the data is missing or unreadable)" in version.stdout

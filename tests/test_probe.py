@@ -30,8 +30,18 @@ def no_leftovers() -> Iterator[None]:
 
 def run_probe(url: str, tmp_path: Path, *flags: str) -> tuple[int, dict[str, Any], str]:
     report = tmp_path / "report.json"
-    done = probe(url, "--json", str(report), "--junit", str(tmp_path / "junit.xml"), "--tap",
-                 str(tmp_path / "results.tap"), "--jobs", "16", *flags)
+    done = probe(
+        url,
+        "--json",
+        str(report),
+        "--junit",
+        str(tmp_path / "junit.xml"),
+        "--tap",
+        str(tmp_path / "results.tap"),
+        "--jobs",
+        "16",
+        *flags,
+    )
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, json.loads(report.read_text()), done.stdout
 
@@ -79,8 +89,12 @@ def _fails_at_an_advance(case: SuiteCase) -> bool:
     """An act fails at an advance, with no idle timeout: then only the deadline's timer can answer it in time (with
     an idle timeout, the worker's idle sweep ticks the keeper and answers it too)."""
     ops = operations(case) if case.case.data.get("episode_idle") is None else []
-    return any("act" in op and expected_outcome(i, op).get("error") == FRAMES_MISSING
-               and "advance" in ops[expected_outcome(i, op)["at"]] for i, op in enumerate(ops))
+    return any(
+        "act" in op
+        and expected_outcome(i, op).get("error") == FRAMES_MISSING
+        and "advance" in ops[expected_outcome(i, op)["at"]]
+        for i, op in enumerate(ops)
+    )
 
 
 def _resends_differ(case: SuiteCase) -> bool:
@@ -139,13 +153,19 @@ def test_a_hanging_worker_fails_per_case_and_the_probe_ends(tmp_path: Path) -> N
 
 
 def test_a_worker_that_resets_connections_fails_per_case(tmp_path: Path) -> None:
-    chosen = [case.id for case in STREAM if case.case.data["declaration"] is None
-              and not case.case.data.get("limits") and case.case.data.get("episode_idle") is None][:4]
+    chosen = [
+        case.id
+        for case in STREAM
+        if case.case.data["declaration"] is None
+        and not case.case.data.get("limits")
+        and case.case.data.get("episode_idle") is None
+    ][:4]
     config = tmp_path / "worker.json"
     config.write_text(json.dumps({"declaration": None, "wait_s": 1.0}))
     with running([*BROKEN, "reset"]) as process:
-        code, report, _ = run_probe(process.url, tmp_path, "--worker-config", str(config),
-                                    *(f"--id={i}" for i in chosen))
+        code, report, _ = run_probe(
+            process.url, tmp_path, "--worker-config", str(config), *(f"--id={i}" for i in chosen)
+        )
         process.stop()
     assert code == 1 and failing(report) == set(chosen) and len(chosen) == 4
     for case in report["cases"]:
@@ -154,9 +174,14 @@ def test_a_worker_that_resets_connections_fails_per_case(tmp_path: Path) -> None
 
 def test_a_worker_without_test_keepers_runs_what_its_configuration_matches(tmp_path: Path) -> None:
     policy = Path(__file__).parent / "policies" / "every-one.json"
-    matching = {case.id for case in STREAM if case.case.data["declaration"] == {"every": 1}
-                and "rate" not in case.case.data and not case.case.data.get("limits")
-                and case.case.data.get("episode_idle") is None}
+    matching = {
+        case.id
+        for case in STREAM
+        if case.case.data["declaration"] == {"every": 1}
+        and "rate" not in case.case.data
+        and not case.case.data.get("limits")
+        and case.case.data.get("episode_idle") is None
+    }
     xfail = tmp_path / "not-run.json"
     with running(worker("--policy", str(policy), "--wait-s", "1", "--quiet")) as process:
         code, report, stdout = run_probe(process.url, tmp_path)

@@ -19,10 +19,18 @@ from seq_io.vectors import VECTORS_DIR, Case, Problem, load_suite, relative
 @cache
 def _suite() -> tuple[list[tuple[str, Case]], list[tuple[str, Case]], list[Problem]]:
     files, problems = load_suite()
-    cases = [(vector_file.kind, case) for vector_file in files if vector_file.kind in REFERENCE_KINDS
-             for case in vector_file.cases]
-    validation = [(str(vector_file.doc["type"]), case) for vector_file in files if vector_file.kind == "validation"
-                  for case in vector_file.cases]
+    cases = [
+        (vector_file.kind, case)
+        for vector_file in files
+        if vector_file.kind in REFERENCE_KINDS
+        for case in vector_file.cases
+    ]
+    validation = [
+        (str(vector_file.doc["type"]), case)
+        for vector_file in files
+        if vector_file.kind == "validation"
+        for case in vector_file.cases
+    ]
     return cases, validation, problems
 
 

@@ -31,7 +31,8 @@ def test_both_documents_and_case_level_rules_count(suite: list[vectors.VectorFil
     report = rule_coverage.coverage(suite)
     assert any(rule.startswith("STR-") for rule in report.defined)
     assert any(rule.startswith("SCH-") for rule in report.defined)
-    by_group_alone: Counter[str] = Counter(rule for f in suite for g in f.doc["groups"] for rule in g.get("rules", [])
-                                           for _ in g["cases"])
+    by_group_alone: Counter[str] = Counter(
+        rule for f in suite for g in f.doc["groups"] for rule in g.get("rules", []) for _ in g["cases"]
+    )
     raised = [rule for rule in report.defined if report.cases[rule] > by_group_alone[rule]]
     assert raised, "a case's own `rules` must add to the count of the rules its group does not list"

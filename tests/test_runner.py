@@ -68,8 +68,9 @@ def test_a_crash_fails_that_case_with_the_last_words_and_the_run_goes_on(suite_d
 
 def test_a_hang_costs_one_timeout_and_the_process_is_killed(suite_dir: Path, tmp_path: Path) -> None:
     pids = tmp_path / "pids"
-    report, seconds, starts = run_fake(suite_dir, fake("hang", "--on", "fake-0003", "--pid-file", str(pids)),
-                                       timeout=0.5)
+    report, seconds, starts = run_fake(
+        suite_dir, fake("hang", "--on", "fake-0003", "--pid-file", str(pids)), timeout=0.5
+    )
     hung = by_id(report)["fake-0003"]
     assert hung.outcome == "fail" and hung.verdict.detail == "no answer within 0.5 s"
     assert report.passed == 4 and starts == 2
@@ -113,15 +114,18 @@ def test_a_slow_answer_past_the_timeout_fails_then_the_run_goes_on(suite_dir: Pa
     assert report.passed == 5
 
 
-@pytest.mark.parametrize(("how", "words"), [
-    ("protocol", "speaks protocol 2; this runner speaks 1"),
-    ("version", 'implements contract "0.0.1"'),
-    ("garbage", "not a protocol message"),
-    ("no-kinds", "`kinds` must be a list"),
-    ("type", "the first line must be a hello"),
-    ("exit", "exited without answering"),
-    ("silent", "no answer within 0.5 s"),
-])
+@pytest.mark.parametrize(
+    ("how", "words"),
+    [
+        ("protocol", "speaks protocol 2; this runner speaks 1"),
+        ("version", 'implements contract "0.0.1"'),
+        ("garbage", "not a protocol message"),
+        ("no-kinds", "`kinds` must be a list"),
+        ("type", "the first line must be a hello"),
+        ("exit", "exited without answering"),
+        ("silent", "no answer within 0.5 s"),
+    ],
+)
 def test_a_bad_handshake_ends_the_run_with_every_case_an_error(suite_dir: Path, how: str, words: str) -> None:
     report, seconds, starts = run_fake(suite_dir, fake("bad_handshake", "--how", how), start_timeout=0.5)
     assert [r.outcome for r in report.records] == ["error"] * 5
@@ -145,10 +149,14 @@ def test_a_testee_that_lingers_after_stdin_closes_is_killed_and_reported(suite_d
     report, seconds, _ = run_fake(suite_dir, fake("echo", "--linger"), grace=1.0, announced=announced)
     assert report.passed == 5 and seconds < 5
     assert [p.message for p in report.problems] == [
-        "the testee did not exit within 1 s after its stdin was closed; it was killed"]
+        "the testee did not exit within 1 s after its stdin was closed; it was killed"
+    ]
     assert closing_line(summary(report)) == (5, 1)
-    assert len(announced) == 1 and re.fullmatch(r"waiting up to 1 s for the testee \(pid \d+\) to exit after its "
-                                                r"stdin was closed", announced[0]), announced
+    assert len(announced) == 1 and re.fullmatch(
+        r"waiting up to 1 s for the testee \(pid \d+\) to exit after its "
+        r"stdin was closed",
+        announced[0],
+    ), announced
 
 
 def test_a_testee_ending_with_a_bad_status_is_reported(suite_dir: Path) -> None:
@@ -171,8 +179,12 @@ def test_kinds_the_testee_does_not_list_are_counted_as_skips_that_fail_unless_li
     root = ElementTree.fromstring(junit(report).encode())
     assert root.get("failures") == "2" and len(root.findall(".//failure[@type='skip']")) == 2
     assert sum(line.startswith("not ok") for line in tap(report).splitlines()) == 2
-    listed = ExpectedFailures({"fakesch-0001": Entry("fakesch-0001", "no schedule yet"),
-                               "fake-0002": Entry("fake-0002", "skipped on purpose")})
+    listed = ExpectedFailures(
+        {
+            "fakesch-0001": Entry("fakesch-0001", "no schedule yet"),
+            "fake-0002": Entry("fake-0002", "skipped on purpose"),
+        }
+    )
     report, _, _ = run_fake(suite_dir, fake("echo", "--kinds", "rows_of", "--skip", "fake-0002"), expected=listed)
     assert [by_id(report)[i].outcome for i in ("fakesch-0001", "fake-0002")] == ["xfail", "xfail"] and report.ok
 
@@ -190,50 +202,72 @@ def test_validate_traffic_catches_a_result_of_the_wrong_shape(suite_dir: Path) -
 # -- the expected-failure list ------------------------------------------------------------------------------
 
 
-def test_expected_failures_are_strict(suite_dir: Path, tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_expected_failures_are_strict(suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     listed = tmp_path / "xfail.json"
-    listed.write_text(json.dumps({"entries": [
-        {"id": "fake-0001", "reason": "listed, but it passes"},
-        {"id": "fake-0002", "reason": "wrong rows, as expected"},
-        {"id": "fake-0003", "reason": "refused, but not as listed", "error": "rows_of.ragged"},
-        {"id": "fake-0004", "reason": "refused as listed", "error": "rows_of.mixed"},
-        {"id": "fake-0099", "reason": "names no case"}]}))
-    argv = fake("echo", "--wrong", "fake-0002", "--refuse", "fake-0003=rows_of.mixed",
-                "--refuse", "fake-0004=rows_of.mixed")
+    listed.write_text(
+        json.dumps(
+            {
+                "entries": [
+                    {"id": "fake-0001", "reason": "listed, but it passes"},
+                    {"id": "fake-0002", "reason": "wrong rows, as expected"},
+                    {"id": "fake-0003", "reason": "refused, but not as listed", "error": "rows_of.ragged"},
+                    {"id": "fake-0004", "reason": "refused as listed", "error": "rows_of.mixed"},
+                    {"id": "fake-0099", "reason": "names no case"},
+                ]
+            }
+        )
+    )
+    argv = fake(
+        "echo", "--wrong", "fake-0002", "--refuse", "fake-0003=rows_of.mixed", "--refuse", "fake-0004=rows_of.mixed"
+    )
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--show", "10")) == 1
     out = capsys.readouterr().out
     assert "XPASS fake-0001" in out and "unexpected pass" in out
     assert "FAIL fake-0003" in out
-    assert ("listed (fake-0003) as failing with the refusal rows_of.ragged, but it failed with the refusal "
-            "rows_of.mixed") in out
+    assert (
+        "listed (fake-0003) as failing with the refusal rows_of.ragged, but it failed with the refusal rows_of.mixed"
+    ) in out
     assert "fake-0002" not in out.split("failing case")[1] and "fake-0004" not in out.split("failing case")[1]
     assert "fake-0099 names no case of the suite" in out
     assert closing_line(out) == (1, 3)  # fakesch-0001 passes; xpass, failed differently, stale entry
 
 
-def test_fix_rewrites_the_list_then_the_run_passes(suite_dir: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_fix_rewrites_the_list_then_the_run_passes(
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = tmp_path / "xfail.json"
-    listed.write_text(json.dumps({"description": "the echo fake", "entries": [
-        {"id": "fake-0001", "reason": "passes now"},
-        {"id": "fake-0003", "reason": "keep this reason"},
-        {"id": "fake-0099", "reason": "names no case"}]}))
+    listed.write_text(
+        json.dumps(
+            {
+                "description": "the echo fake",
+                "entries": [
+                    {"id": "fake-0001", "reason": "passes now"},
+                    {"id": "fake-0003", "reason": "keep this reason"},
+                    {"id": "fake-0099", "reason": "names no case"},
+                ],
+            }
+        )
+    )
     argv = fake("echo", "--wrong", "fake-0002", "--refuse", "fake-0003=rows_of.mixed", "--skip", "fake-0004")
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 0  # judged by the new list
     out = capsys.readouterr().out
     assert "wrote" in out and "names no case" not in out and closing_line(out) == (2, 0)
     rewritten = json.loads(listed.read_text())
-    assert rewritten == {"description": "the echo fake", "entries": [
-        {"id": "fake-0002", "reason": xfail.NEW_REASON},
-        {"id": "fake-0003", "reason": "keep this reason", "error": "rows_of.mixed"},
-        {"id": "fake-0004", "reason": xfail.NEW_REASON}]}
+    assert rewritten == {
+        "description": "the echo fake",
+        "entries": [
+            {"id": "fake-0002", "reason": xfail.NEW_REASON},
+            {"id": "fake-0003", "reason": "keep this reason", "error": "rows_of.mixed"},
+            {"id": "fake-0004", "reason": xfail.NEW_REASON},
+        ],
+    }
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed))) == 0
     assert closing_line(capsys.readouterr().out) == (2, 0)
 
 
-def test_fix_creates_a_missing_list_that_validates(suite_dir: Path, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_fix_creates_a_missing_list_that_validates(
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = tmp_path / "lists" / "new.json"
     argv = fake("echo", "--wrong", "fake-0001")
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 0
@@ -243,15 +277,21 @@ def test_fix_creates_a_missing_list_that_validates(suite_dir: Path, tmp_path: Pa
     capsys.readouterr()
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ('{"entries": [{"id": "fake-0001"}]}', "$.entries[0]: 'reason' is a required property"),
-    ('{"entries": [{"id": "fake-0001", "reason": "a"}, {"id": "fake-0001", "reason": "b"}]}',
-     "$.entries[1].id: fake-0001 is listed twice"),
-    ('{"entries": [], "entries": []}', "duplicate"),
-    ("[", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"entries": [{"id": "fake-0001"}]}', "$.entries[0]: 'reason' is a required property"),
+        (
+            '{"entries": [{"id": "fake-0001", "reason": "a"}, {"id": "fake-0001", "reason": "b"}]}',
+            "$.entries[1].id: fake-0001 is listed twice",
+        ),
+        ('{"entries": [], "entries": []}', "duplicate"),
+        ("[", "not valid JSON"),
+    ],
+)
 def test_an_unusable_list_is_a_usage_error_naming_file_and_path(
-        suite_dir: Path, tmp_path: Path, text: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    suite_dir: Path, tmp_path: Path, text: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = tmp_path / "bad.json"
     listed.write_text(text)
     assert runner.main(cli(suite_dir, fake("echo"), "--xfail", str(listed))) == 2
@@ -259,18 +299,22 @@ def test_an_unusable_list_is_a_usage_error_naming_file_and_path(
     assert str(listed) in err and words in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--impl", "'unbalanced", "--fix"], "cannot be split"),
-    (["--impl", "echo", "--fix"], "--fix needs --xfail"),
-    (["--impl", "echo", "--vectors", "/no/such/folder"], "is not a folder"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--impl", "'unbalanced", "--fix"], "cannot be split"),
+        (["--impl", "echo", "--fix"], "--fix needs --xfail"),
+        (["--impl", "echo", "--vectors", "/no/such/folder"], "is not a folder"),
+    ],
+)
 def test_usage_errors_exit_2(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert runner.main(args) == 2
     assert words in capsys.readouterr().err
 
 
 def test_a_filter_that_selects_nothing_is_a_usage_error_with_a_hint(
-        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    suite_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert runner.main(cli(suite_dir, fake("echo"), "--id", "nothing-*")) == 2
     err = capsys.readouterr().err
     assert "--id 'nothing-*' matches no case id" in err
@@ -302,15 +346,29 @@ def test_filters_select_by_id_group_tag_and_kind(suite_dir: Path) -> None:
 # -- reports ------------------------------------------------------------------------------------------------
 
 
-def test_reports_are_written_and_valid(suite_dir: Path, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_reports_are_written_and_valid(suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     listed = tmp_path / "xfail.json"
-    listed.write_text(json.dumps({"entries": [{"id": "fake-0002", "reason": "wrong rows"},
-                                              {"id": "fake-0004", "reason": "no rows_of yet"}]}))
+    listed.write_text(
+        json.dumps(
+            {"entries": [{"id": "fake-0002", "reason": "wrong rows"}, {"id": "fake-0004", "reason": "no rows_of yet"}]}
+        )
+    )
     argv = fake("crash", "--on", "fake-0003", "--wrong", "fake-0002", "--skip", "fake-0004")
     out_dir = tmp_path / "reports"
-    code = runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--junit", str(out_dir / "r.xml"),
-                           "--tap", str(out_dir / "r.tap"), "--json", str(out_dir / "r.json")))
+    code = runner.main(
+        cli(
+            suite_dir,
+            argv,
+            "--xfail",
+            str(listed),
+            "--junit",
+            str(out_dir / "r.xml"),
+            "--tap",
+            str(out_dir / "r.tap"),
+            "--json",
+            str(out_dir / "r.json"),
+        )
+    )
     assert code == 1
     assert closing_line(capsys.readouterr().out) == (2, 1)
     root = ElementTree.parse(out_dir / "r.xml").getroot()
@@ -326,8 +384,7 @@ def test_reports_are_written_and_valid(suite_dir: Path, tmp_path: Path,
     assert any(line.startswith("not ok") and "# TODO" in line and "fake-0004" in line for line in points)
     document = json.loads((out_dir / "r.json").read_text())
     assert not [e.message for e in REPORT_SCHEMA.iter_errors(document)]
-    assert document["totals"] == {"cases": 5, "pass": 2, "fail": 1, "xfail": 2, "xpass": 0, "skip": 0,
-                                  "error": 0}
+    assert document["totals"] == {"cases": 5, "pass": 2, "fail": 1, "xfail": 2, "xpass": 0, "skip": 0, "error": 0}
     assert (document["passed"], document["failed"], document["ok"]) == (2, 1, False)
     crashed = next(case for case in document["cases"] if case["id"] == "fake-0003")
     assert "about to die" in crashed["testee_output"]["stderr"]
@@ -354,8 +411,9 @@ def test_the_summary_shows_a_readable_diff(suite_dir: Path) -> None:
 # -- the comparison rules -----------------------------------------------------------------------------------
 
 
-def case_of(kind: str, data: dict[str, Any], group: dict[str, Any] | None = None,
-            type_name: str | None = None) -> SuiteCase:
+def case_of(
+    kind: str, data: dict[str, Any], group: dict[str, Any] | None = None, type_name: str | None = None
+) -> SuiteCase:
     group = {"group": "g", "why": "a test group", **(group or {})}
     return SuiteCase(kind, Case(data["id"], "x.yaml", 1, group, data), type_name, "x/g", frozenset())
 
@@ -364,25 +422,39 @@ def result(value: dict[str, Any]) -> dict[str, Any]:
     return {"type": "result", "id": "t-0001", "result": value}
 
 
-SCHEDULE = case_of("schedule", {"id": "t-0001", "t": 5, "expect": {
-    "picks": [[2, ["a"]], [5, ["a", "b"]]], "needed": [2, 3], "wanted": [], "keeps_from": 3}},
-    {"declaration": None, "reads_past": {"declaration": True, "schedule": True}})
-SCHEDULE_RESULT = {"picks": [[2, ["a"]], [5, ["a", "b"]]], "needed": [2, 3], "wanted": [], "keeps_from": 3,
-                   "reads_past": {"declaration": True, "schedule": True}}
+SCHEDULE = case_of(
+    "schedule",
+    {
+        "id": "t-0001",
+        "t": 5,
+        "expect": {"picks": [[2, ["a"]], [5, ["a", "b"]]], "needed": [2, 3], "wanted": [], "keeps_from": 3},
+    },
+    {"declaration": None, "reads_past": {"declaration": True, "schedule": True}},
+)
+SCHEDULE_RESULT = {
+    "picks": [[2, ["a"]], [5, ["a", "b"]]],
+    "needed": [2, 3],
+    "wanted": [],
+    "keeps_from": 3,
+    "reads_past": {"declaration": True, "schedule": True},
+}
 
 
-@pytest.mark.parametrize(("change", "status"), [
-    ({}, "pass"),
-    ({"needed": [3, 2]}, "fail"),  # ascending (SCH-NEEDED)
-    ({"needed": [2, 2.0, 3]}, "fail"),  # distinct
-    ({"needed": [2.0, 3]}, "pass"),  # numbers by value
-    ({"needed": [2]}, "fail"),
-    ({"keeps_from": 3.0}, "pass"),  # 3 equals 3.0
-    ({"picks": [[5, ["a", "b"]], [2, ["a"]]]}, "fail"),  # ordered
-    ({"picks": [[2, ["a"]], [5, ["b", "a"]]]}, "fail"),
-    ({"reads_past": {"declaration": 1, "schedule": True}}, "fail"),  # booleans only equal booleans
-    ({"extra": "ignored"}, "pass"),
-])
+@pytest.mark.parametrize(
+    ("change", "status"),
+    [
+        ({}, "pass"),
+        ({"needed": [3, 2]}, "fail"),  # ascending (SCH-NEEDED)
+        ({"needed": [2, 2.0, 3]}, "fail"),  # distinct
+        ({"needed": [2.0, 3]}, "pass"),  # numbers by value
+        ({"needed": [2]}, "fail"),
+        ({"keeps_from": 3.0}, "pass"),  # 3 equals 3.0
+        ({"picks": [[5, ["a", "b"]], [2, ["a"]]]}, "fail"),  # ordered
+        ({"picks": [[2, ["a"]], [5, ["b", "a"]]]}, "fail"),
+        ({"reads_past": {"declaration": 1, "schedule": True}}, "fail"),  # booleans only equal booleans
+        ({"extra": "ignored"}, "pass"),
+    ],
+)
 def test_schedule_results_compare_as_protocol_md_says(change: dict[str, Any], status: str) -> None:
     assert compare(SCHEDULE, result(SCHEDULE_RESULT | change)).status == status
 
@@ -400,36 +472,51 @@ def test_reads_past_is_compared_only_when_the_group_gives_it() -> None:
 
 
 def test_error_answers_pass_only_on_the_same_rule() -> None:
-    refused = case_of("rows_of", {"id": "t-0001", "answer": [], "actions": {},
-                                  "expect": {"error": "rows_of.no-rows"}})
-    assert compare(refused, {"type": "error", "id": "t-0001", "rule": "rows_of.no-rows", "message": "m"}) == \
-        Verdict("pass", rule="rows_of.no-rows")
+    refused = case_of("rows_of", {"id": "t-0001", "answer": [], "actions": {}, "expect": {"error": "rows_of.no-rows"}})
+    assert compare(refused, {"type": "error", "id": "t-0001", "rule": "rows_of.no-rows", "message": "m"}) == Verdict(
+        "pass", rule="rows_of.no-rows"
+    )
     other = compare(refused, {"type": "error", "id": "t-0001", "rule": "rows_of.mixed", "message": "m"})
     assert other.status == "fail" and other.rule == "rows_of.mixed"
     assert compare(refused, result({"rows": []})).status == "fail"
     assert compare(refused, {"type": "skipped", "id": "t-0001", "reason": "later"}).status == "skip"
 
 
-VALID = case_of("validation", {"id": "t-0001", "why": "w", "json": '{"at": [0, -1.0]}', "valid": True},
-                type_name="Stream")
-INVALID = case_of("validation", {"id": "t-0001", "why": "w", "instance": {"at": [1]}, "valid": False,
-                                 "error": {"path": "$.at[0]", "rule": "maximum"}}, type_name="Stream")
+VALID = case_of(
+    "validation", {"id": "t-0001", "why": "w", "json": '{"at": [0, -1.0]}', "valid": True}, type_name="Stream"
+)
+INVALID = case_of(
+    "validation",
+    {
+        "id": "t-0001",
+        "why": "w",
+        "instance": {"at": [1]},
+        "valid": False,
+        "error": {"path": "$.at[0]", "rule": "maximum"},
+    },
+    type_name="Stream",
+)
 
 
-@pytest.mark.parametrize(("case", "value", "status"), [
-    (VALID, {"valid": True, "normalized": {"at": [0, -1]}}, "pass"),  # the instance itself, numbers by value
-    (VALID, {"valid": True, "normalized": {"at": [-1, 0]}}, "fail"),
-    (VALID, {"valid": True}, "fail"),
-    (VALID, {"valid": False, "errors": [{"path": "$", "rule": "x"}]}, "fail"),
-    (VALID, {"valid": "yes"}, "fail"),
-    (INVALID, {"valid": False, "errors": [{"path": "$", "rule": "x"},
-                                          {"path": "$.at[0]", "rule": "maximum"}]}, "pass"),
-    (INVALID, {"valid": False, "errors": [{"path": "$.at[0]", "rule": "minimum"}]}, "fail"),
-    (INVALID, {"valid": False}, "fail"),
-    (INVALID, {"valid": True, "normalized": {"at": [1]}}, "fail"),
-])
-def test_validation_results_compare_as_protocol_md_says(case: SuiteCase, value: dict[str, Any],
-                                                        status: str) -> None:
+@pytest.mark.parametrize(
+    ("case", "value", "status"),
+    [
+        (VALID, {"valid": True, "normalized": {"at": [0, -1]}}, "pass"),  # the instance itself, numbers by value
+        (VALID, {"valid": True, "normalized": {"at": [-1, 0]}}, "fail"),
+        (VALID, {"valid": True}, "fail"),
+        (VALID, {"valid": False, "errors": [{"path": "$", "rule": "x"}]}, "fail"),
+        (VALID, {"valid": "yes"}, "fail"),
+        (
+            INVALID,
+            {"valid": False, "errors": [{"path": "$", "rule": "x"}, {"path": "$.at[0]", "rule": "maximum"}]},
+            "pass",
+        ),
+        (INVALID, {"valid": False, "errors": [{"path": "$.at[0]", "rule": "minimum"}]}, "fail"),
+        (INVALID, {"valid": False}, "fail"),
+        (INVALID, {"valid": True, "normalized": {"at": [1]}}, "fail"),
+    ],
+)
+def test_validation_results_compare_as_protocol_md_says(case: SuiteCase, value: dict[str, Any], status: str) -> None:
     assert compare(case, result(value)).status == status
 
 
@@ -441,8 +528,9 @@ def test_a_validation_refusal_sent_as_an_error_answer_fails() -> None:
 def test_requests_carry_the_vector_inputs_unchanged() -> None:
     assert request(VALID)["input"] == {"type_name": "Stream", "json": '{"at": [0, -1.0]}'}
     assert request(INVALID)["input"]["json"] == '{"at": [1]}'
-    with_rate = case_of("schedule", {"id": "t-0001", "t": 3.0, "expect": {"error": "x"}},
-                        {"declaration": {"every": 1}, "rate": -0.0})
+    with_rate = case_of(
+        "schedule", {"id": "t-0001", "t": 3.0, "expect": {"error": "x"}}, {"declaration": {"every": 1}, "rate": -0.0}
+    )
     sent = request(with_rate)
     assert sent["input"] == {"declaration": {"every": 1}, "rate": -0.0, "t": 3.0, "t_prev": -1}
     assert json.dumps(sent["input"]) == '{"declaration": {"every": 1}, "rate": -0.0, "t": 3.0, "t_prev": -1}'
@@ -478,16 +566,17 @@ def test_in_process_judges_every_case_like_the_vector_judges(in_process: Report)
         else:
             judged = reference_cases.judge(case.kind, case.case)
         assert "breaks the protocol" not in record.verdict.detail, record.verdict.detail
-        assert (record.verdict.status == "pass") == judged.passed, \
-            (case.id, record.verdict.detail, judged.detail)
+        assert (record.verdict.status == "pass") == judged.passed, (case.id, record.verdict.detail, judged.detail)
 
 
-def test_the_reference_testee_over_stdio_agrees_with_in_process(real_cases: list[SuiteCase],
-                                                                 in_process: Report) -> None:
+def test_the_reference_testee_over_stdio_agrees_with_in_process(
+    real_cases: list[SuiteCase], in_process: Report
+) -> None:
     argv = [sys.executable, "-m", "seq_io.reference.testee"]
     testee = run.StdioTestee(argv, load_spec().contract_version, traffic=Traffic())
     report = run.run_cases(real_cases, testee, traffic=Traffic(), command=argv)
     assert testee.starts == 1 and not report.problems
-    assert [(r.case.id, r.verdict.status, r.verdict.detail) for r in report.records] == \
-        [(r.case.id, r.verdict.status, r.verdict.detail) for r in in_process.records]
+    assert [(r.case.id, r.verdict.status, r.verdict.detail) for r in report.records] == [
+        (r.case.id, r.verdict.status, r.verdict.detail) for r in in_process.records
+    ]
     assert report.implementation is not None and report.implementation[0] == "seq-io-ref"

@@ -25,8 +25,9 @@ def write(path: Path, entries: list[dict[str, str]]) -> Path:
     return path
 
 
-def test_a_kind_entry_expects_every_case_of_the_kind(suite_dir: Path, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_kind_entry_expects_every_case_of_the_kind(
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = write(tmp_path / "x.json", [{"kind": "schedule", "reason": "no schedule yet"}])
     argv = fake("echo", "--kinds", "rows_of")
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed))) == 0
@@ -46,25 +47,40 @@ def test_a_kind_entry_whose_case_passes_is_an_xpass(suite_dir: Path, tmp_path: P
 
 
 def test_the_most_specific_entry_governs(suite_dir: Path, tmp_path: Path) -> None:
-    loaded = xfail.load(write(tmp_path / "x.json", [
-        {"kind": "rows_of", "reason": "kind"},
-        {"group": "rows-of/fake/*", "reason": "group", "error": "rows_of.mixed"},
-        {"id": "fake-0002", "reason": "case"}]))
+    loaded = xfail.load(
+        write(
+            tmp_path / "x.json",
+            [
+                {"kind": "rows_of", "reason": "kind"},
+                {"group": "rows-of/fake/*", "reason": "group", "error": "rows_of.mixed"},
+                {"id": "fake-0002", "reason": "case"},
+            ],
+        )
+    )
     cases = {case.id: case for case in load_cases(suite_dir)[0]}
     entries = [loaded.entry_for(cases[i]) for i in ("fake-0001", "fake-0002")]
     assert [entry.reason if entry else None for entry in entries] == ["group", "case"]
-    report, _, _ = run_fake(suite_dir, fake("echo", "--wrong", "fake-0002", "--refuse", "fake-0001=rows_of.mixed",
-                                            "--wrong", "fake-0003"), expected=loaded)
+    report, _, _ = run_fake(
+        suite_dir,
+        fake("echo", "--wrong", "fake-0002", "--refuse", "fake-0001=rows_of.mixed", "--wrong", "fake-0003"),
+        expected=loaded,
+    )
     outcomes = {case_id: record.outcome for case_id, record in by_id(report).items()}
-    assert outcomes == {"fake-0001": "xfail", "fake-0002": "xfail", "fake-0003": "fail", "fake-0004": "xpass",
-                        "fakesch-0001": "pass"}
+    assert outcomes == {
+        "fake-0001": "xfail",
+        "fake-0002": "xfail",
+        "fake-0003": "fail",
+        "fake-0004": "xpass",
+        "fakesch-0001": "pass",
+    }
     assert "listed (group rows-of/fake/*) as failing with the refusal rows_of.mixed" in by_id(report)["fake-0003"].note
 
 
-def test_entries_naming_no_case_or_no_kind(suite_dir: Path, tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    listed = write(tmp_path / "x.json", [{"kind": "envelope", "reason": "none in this suite"},
-                                         {"group": "nowhere/*", "reason": "no such group"}])
+def test_entries_naming_no_case_or_no_kind(suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    listed = write(
+        tmp_path / "x.json",
+        [{"kind": "envelope", "reason": "none in this suite"}, {"group": "nowhere/*", "reason": "no such group"}],
+    )
     assert runner.main(cli(suite_dir, fake("echo"), "--xfail", str(listed))) == 1
     out = capsys.readouterr().out
     assert "kind envelope names no case of the suite" in out and "group nowhere/* names no case" in out
@@ -73,36 +89,43 @@ def test_entries_naming_no_case_or_no_kind(suite_dir: Path, tmp_path: Path,
     assert "$.entries[0].kind: 'row_of' is not a case kind; the kinds are validation," in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("entry", "valid"), [
-    ({"id": "a-0001", "reason": "r"}, True),  # the entries of lists written before kinds and groups
-    ({"id": "a-0001", "reason": "r", "error": "x.y"}, True),
-    ({"kind": "rows_of", "reason": "r"}, True),
-    ({"group": "schedule/windows/*", "reason": "r", "error": "x.y"}, True),
-    ({"id": "a-0001", "kind": "rows_of", "reason": "r"}, False),
-    ({"reason": "r"}, False),
-    ({"kind": "rows_of"}, False),
-])
+@pytest.mark.parametrize(
+    ("entry", "valid"),
+    [
+        ({"id": "a-0001", "reason": "r"}, True),  # the entries of lists written before kinds and groups
+        ({"id": "a-0001", "reason": "r", "error": "x.y"}, True),
+        ({"kind": "rows_of", "reason": "r"}, True),
+        ({"group": "schedule/windows/*", "reason": "r", "error": "x.y"}, True),
+        ({"id": "a-0001", "kind": "rows_of", "reason": "r"}, False),
+        ({"reason": "r"}, False),
+        ({"kind": "rows_of"}, False),
+    ],
+)
 def test_the_list_schema_takes_old_lists_and_one_kind_of_name_per_entry(entry: dict[str, str], valid: bool) -> None:
     assert SCHEMA.is_valid({"entries": [entry]}) == valid
 
 
 def test_fix_writes_one_entry_for_a_kind_that_fails_whole_and_the_run_exits_0(
-        suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = tmp_path / "x.json"
     argv = fake("echo", "--kinds", "schedule", "--wrong", "fakesch-0001")
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 0
     out = capsys.readouterr().out
     assert "wrote" in out and closing_line(out) == (0, 0)
     document = json.loads(listed.read_text())
-    assert document["entries"] == [{"kind": "schedule", "reason": xfail.NEW_REASON},
-                                   {"kind": "rows_of", "reason": xfail.NEW_REASON}]
+    assert document["entries"] == [
+        {"kind": "schedule", "reason": xfail.NEW_REASON},
+        {"kind": "rows_of", "reason": xfail.NEW_REASON},
+    ]
     assert SCHEMA.is_valid(document)
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed))) == 0
     assert closing_line(capsys.readouterr().out) == (0, 0)
 
 
-def test_fix_dissolves_a_kind_entry_once_a_case_of_it_passes(suite_dir: Path, tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_fix_dissolves_a_kind_entry_once_a_case_of_it_passes(
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = write(tmp_path / "x.json", [{"kind": "rows_of", "reason": "rows_of is being written"}])
     argv = fake("echo", "--wrong", "fake-0002", "--refuse", "fake-0003=rows_of.mixed", "--skip", "fake-0004")
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed))) == 1  # fake-0001 passes: an xpass
@@ -112,23 +135,28 @@ def test_fix_dissolves_a_kind_entry_once_a_case_of_it_passes(suite_dir: Path, tm
     assert json.loads(listed.read_text())["entries"] == [
         {"id": "fake-0002", "reason": "rows_of is being written"},
         {"id": "fake-0003", "reason": "rows_of is being written", "error": "rows_of.mixed"},
-        {"id": "fake-0004", "reason": "rows_of is being written"}]
+        {"id": "fake-0004", "reason": "rows_of is being written"},
+    ]
 
 
 def test_fix_keeps_a_kind_entry_for_cases_that_did_not_run(suite_dir: Path) -> None:
     cases = load_cases(suite_dir)[0]
     listed = ExpectedFailures(patterns=[Entry(None, "later", kind="rows_of")])
     from seq_io.runner.verdict import Verdict
+
     ran = [(case, Verdict("fail")) for case in cases if case.id == "fake-0001"]
     assert xfail.fixed(listed, ran, cases).all_entries() == [Entry(None, "later", kind="rows_of")]
     ran = [(case, Verdict("pass" if case.id == "fake-0001" else "fail")) for case in cases if case.id < "fake-0003"]
     assert [e.as_json() for e in xfail.fixed(listed, ran, cases).all_entries()] == [
-        {"id": "fake-0002", "reason": "later"}, {"id": "fake-0003", "reason": "later"},
-        {"id": "fake-0004", "reason": "later"}]
+        {"id": "fake-0002", "reason": "later"},
+        {"id": "fake-0003", "reason": "later"},
+        {"id": "fake-0004", "reason": "later"},
+    ]
 
 
-def test_a_fix_run_still_exits_1_for_what_a_list_cannot_fix(suite_dir: Path, tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_fix_run_still_exits_1_for_what_a_list_cannot_fix(
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = tmp_path / "x.json"
     argv = fake("echo", "--wrong", "fake-0001", "--exit-status", "4")  # a testee that does not end cleanly
     assert runner.main(cli(suite_dir, argv, "--xfail", str(listed), "--fix")) == 1
@@ -142,8 +170,9 @@ def test_the_kind_may_be_spelt_as_its_folder(suite_dir: Path, capsys: pytest.Cap
     assert closing_line(capsys.readouterr().out) == (4, 0)
     with pytest.raises(SystemExit):
         runner.main(cli(suite_dir, fake("echo"), "--kind", "rowsof"))
-    assert "'rowsof' is not a case kind; the kinds are validation, schedule, envelope, rows_of" in \
-        capsys.readouterr().err
+    assert (
+        "'rowsof' is not a case kind; the kinds are validation, schedule, envelope, rows_of" in capsys.readouterr().err
+    )
 
 
 def test_the_real_suite_explains_rows_of_ids(capsys: pytest.CaptureFixture[str]) -> None:

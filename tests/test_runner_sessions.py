@@ -91,16 +91,22 @@ def test_a_testee_that_keeps_timing_out_stops_the_run_early(suite_dir: Path) -> 
     outcomes = [r.outcome for r in report.records]
     assert outcomes == ["fail", "fail", "error", "error", "error"], outcomes
     assert [r.verdict.timed_out for r in report.records[:2]] == [True, True]
-    assert "did not answer 2 cases in a row within the timeout; the run stopped (--max-timeouts 2)" in \
-        report.records[2].verdict.detail
+    assert (
+        "did not answer 2 cases in a row within the timeout; the run stopped (--max-timeouts 2)"
+        in report.records[2].verdict.detail
+    )
     assert starts == 2 and seconds < 4
     report, _, _ = run_fake(suite_dir, fake("hang", *every), timeout=0.2, max_timeouts=0)
     assert [r.outcome for r in report.records] == ["fail"] * 5  # 0: never stop
 
 
 def test_an_answer_between_timeouts_starts_the_count_again(suite_dir: Path) -> None:
-    report, _, _ = run_fake(suite_dir, fake("hang", "--on", "fake-0001", "--on", "fake-0003", "--on", "fake-0004"),
-                            timeout=0.3, max_timeouts=2)
+    report, _, _ = run_fake(
+        suite_dir,
+        fake("hang", "--on", "fake-0001", "--on", "fake-0003", "--on", "fake-0004"),
+        timeout=0.3,
+        max_timeouts=2,
+    )
     assert [r.outcome for r in report.records] == ["fail", "pass", "fail", "fail", "error"]
 
 
@@ -119,10 +125,12 @@ def _pids(path: Path) -> list[int]:
     return [int(pid) for pid in path.read_text().split()]
 
 
-@pytest.mark.parametrize(("spawn", "keeps_stdout"), [("setsid", True), ("setsid", False), ("orphan", False),
-                                                      ("plain", True)])
-def test_what_the_testee_started_is_killed_at_the_close(suite_dir: Path, tmp_path: Path, spawn: str,
-                                                      keeps_stdout: bool) -> None:
+@pytest.mark.parametrize(
+    ("spawn", "keeps_stdout"), [("setsid", True), ("setsid", False), ("orphan", False), ("plain", True)]
+)
+def test_what_the_testee_started_is_killed_at_the_close(
+    suite_dir: Path, tmp_path: Path, spawn: str, keeps_stdout: bool
+) -> None:
     """A grandchild in a session of its own (setsid), one whose parent already exited (orphan), one in the
     testee's group: none outlives the run; a grandchild holding the testee's stdout open does not make the
     close wait out its grace; the report names what was left behind."""
@@ -136,16 +144,22 @@ def test_what_the_testee_started_is_killed_at_the_close(suite_dir: Path, tmp_pat
     assert gone(testee) and gone(grandchild), "a process the testee started outlived the run"
     assert report.passed == 5 and closed_in < 2.5, closed_in
     assert [p.message for p in report.problems] == [
-        f"the testee left 1 process(es) running after it exited, killed now: pid {grandchild} (python3)"] or \
-        re.fullmatch(rf"the testee left 1 process\(es\) running after it exited, killed now: pid {grandchild} "
-                     r"\(python[0-9.]*\)", report.problems[0].message), report.problems
+        f"the testee left 1 process(es) running after it exited, killed now: pid {grandchild} (python3)"
+    ] or re.fullmatch(
+        rf"the testee left 1 process\(es\) running after it exited, killed now: pid {grandchild} "
+        r"\(python[0-9.]*\)",
+        report.problems[0].message,
+    ), report.problems
 
 
 def test_a_testee_killed_after_a_timeout_takes_its_setsid_grandchild_along(suite_dir: Path, tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     pids.write_text("")
-    report, _, starts = run_fake(suite_dir, fake("spawner", "--spawn", "setsid", "--spawn-on", "fake-0002",
-                                                 "--on", "fake-0002", "--pid-file", str(pids)), timeout=0.5)
+    report, _, starts = run_fake(
+        suite_dir,
+        fake("spawner", "--spawn", "setsid", "--spawn-on", "fake-0002", "--on", "fake-0002", "--pid-file", str(pids)),
+        timeout=0.5,
+    )
     assert by_id(report)["fake-0002"].verdict.timed_out and starts == 2
     first_testee, grandchild, second_testee = _pids(pids)
     assert gone(first_testee) and gone(grandchild) and gone(second_testee)
@@ -185,6 +199,7 @@ def test_an_error_message_from_the_testee_is_escaped_too(suite_dir: Path) -> Non
     verdict = compare(case, {"type": "error", "id": case.id, "rule": "x\x1b[31m", "message": "m\x07"})
     assert verdict.status == "fail"
     from seq_io.runner.reports import printable
+
     assert printable(verdict.detail) == verdict.detail.replace("\x1b", "\\x1b").replace("\x07", "\\x07")
 
 
@@ -193,8 +208,7 @@ def test_an_error_message_from_the_testee_is_escaped_too(suite_dir: Path) -> Non
 
 def _rows_case(expected_rows: list[Any]) -> SuiteCase:
     data = {"id": "t-0001", "answer": [], "actions": {}, "expect": {"rows": expected_rows}}
-    return SuiteCase("rows_of", Case("t-0001", "x.yaml", 1, {"group": "g", "why": "w"}, data), None, "x/g",
-                     frozenset())
+    return SuiteCase("rows_of", Case("t-0001", "x.yaml", 1, {"group": "g", "why": "w"}, data), None, "x/g", frozenset())
 
 
 def test_every_differing_path_is_reported_up_to_ten_with_a_count_of_the_rest() -> None:
@@ -206,46 +220,57 @@ def test_every_differing_path_is_reported_up_to_ten_with_a_count_of_the_rest() -
     assert verdict.detail.endswith("; and 3 more differences")
 
 
-def test_the_summary_and_the_json_report_show_all_differences(tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_summary_and_the_json_report_show_all_differences(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "vectors" / "rows-of"
     root.mkdir(parents=True)
     big = ROWS_CASE.format(n=1).replace("[[1], [1, 1]]", json.dumps([[n] for n in range(3000)]))
     (root / "big.yaml").write_text(ROWS_FILE.replace("{cases}", big.rstrip("\n")))
-    (root / "one.yaml").write_text(ROWS_FILE.replace("id_prefix: fake", "id_prefix: two").replace(
-        "{cases}", ROWS_CASE.format(n=2).replace("fake-0002", "two-0002").rstrip("\n")))
+    (root / "one.yaml").write_text(
+        ROWS_FILE.replace("id_prefix: fake", "id_prefix: two").replace(
+            "{cases}", ROWS_CASE.format(n=2).replace("fake-0002", "two-0002").rstrip("\n")
+        )
+    )
     out = tmp_path / "r.json"
     argv = fake("echo", "--wrong", "fake-0001", "--wrong", "two-0002")
     code = runner.main(cli(root.parent, argv, "--json", str(out)))
     assert code == 1
     text = capsys.readouterr().out
-    assert "  at $.rows[0][0]\n    expected: 0\n    got:      \"wrong\"" in text
+    assert '  at $.rows[0][0]\n    expected: 0\n    got:      "wrong"' in text
     assert "  at $.rows[1] (lengths: expected 3000, got 1)\n    expected: [1]\n    got:      (absent)" in text
     assert "  at $.rows[1] (lengths: expected 2, got 1)\n    expected: [2,2]\n    got:      (absent)" in text
     document = json.loads(out.read_text())
     two = next(case for case in document["cases"] if case["id"] == "two-0002")
-    assert two["differences"] == [{"at": "$.rows[0][0]", "expected": 2, "got": "wrong"},
-                                  {"at": "$.rows[1]", "expected": [2, 2], "note": "lengths: expected 2, got 1"}]
+    assert two["differences"] == [
+        {"at": "$.rows[0][0]", "expected": 2, "got": "wrong"},
+        {"at": "$.rows[1]", "expected": [2, 2], "note": "lengths: expected 2, got 1"},
+    ]
 
 
 def test_a_value_too_long_for_the_json_report_is_an_excerpt(tmp_path: Path) -> None:
     case = _rows_case([list(range(2000))])
     verdict = compare(case, {"type": "result", "id": "t-0001", "result": {"rows": "no"}})
     from seq_io.runner.reports import _difference_json
+
     shown = _difference_json(verdict.differences[0])
-    assert "expected" not in shown and shown["expected_excerpt"].startswith("[[0,1,2,") and \
-        len(shown["expected_excerpt"]) == 2001 and shown["got"] == "no"
+    assert (
+        "expected" not in shown
+        and shown["expected_excerpt"].startswith("[[0,1,2,")
+        and len(shown["expected_excerpt"]) == 2001
+        and shown["got"] == "no"
+    )
 
 
 def test_a_result_where_a_refusal_was_expected_shows_the_result() -> None:
     data = {"id": "t-0001", "answer": [], "actions": {}, "expect": {"error": "rows_of.no-rows"}}
-    case = SuiteCase("rows_of", Case("t-0001", "x.yaml", 1, {"group": "g", "why": "w"}, data), None, "x/g",
-                     frozenset())
+    case = SuiteCase("rows_of", Case("t-0001", "x.yaml", 1, {"group": "g", "why": "w"}, data), None, "x/g", frozenset())
     verdict = compare(case, {"type": "result", "id": "t-0001", "result": {"rows": [[7]]}})
     assert verdict.differences[0].at == "$"
     assert verdict.differences[0].expected == {"error": "rows_of.no-rows"}
     assert verdict.differences[0].got == {"result": {"rows": [[7]]}}
     from seq_io.runner.reports import Record, _failure_block
+
     lines = _failure_block(Record(case, verdict, "fail", False))
     assert '    got:      {"result":{"rows":[[7]]}}' in lines, lines
 
@@ -255,10 +280,9 @@ def test_a_result_where_a_refusal_was_expected_shows_the_result() -> None:
 
 def test_requests_are_compact_ascii_json_with_big_integers_in_full(tmp_path: Path) -> None:
     text = (CONFORMANCE / "protocol.md").read_text()
-    assert 'separators `,` and `:` with no spaces' in text and "301-digit integer" in text
+    assert "separators `,` and `:` with no spaces" in text and "301-digit integer" in text
     line = protocol.encode({"type": "case", "id": "a-0001", "input": {"s": "é\ud800", "n": 10**300, "f": 3.0}})
-    assert line == (b'{"type":"case","id":"a-0001","input":{"s":"\\u00e9\\ud800","n":1' + b"0" * 300 +
-                    b',"f":3.0}}\n')
+    assert line == (b'{"type":"case","id":"a-0001","input":{"s":"\\u00e9\\ud800","n":1' + b"0" * 300 + b',"f":3.0}}\n')
     cases, problems = load_cases()
     assert not problems
     overflow = next(c for c in cases if c.id == "sch-invalid-0065")  # rate: 1.0e+300 in the file

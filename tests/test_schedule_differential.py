@@ -25,19 +25,26 @@ from seq_io.reference.validation import contract
 
 MAX = 2**53 - 1
 EXAMPLES = int(os.environ.get("SEQ_IO_FUZZ_EXAMPLES", "300"))
-FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 # ---------------------------------------------------------------------------------------------- declarations
 
-KEYS = st.text(st.sampled_from([*"abcAB_-.0 ", "é", "\uff41", "\U0001f600", "\u00a0", "\u200b"]),
-               min_size=1, max_size=5).filter(lambda key: key == key.strip())
+KEYS = st.text(
+    st.sampled_from([*"abcAB_-.0 ", "é", "\uff41", "\U0001f600", "\u00a0", "\u200b"]), min_size=1, max_size=5
+).filter(lambda key: key == key.strip())
 
 
 def _whole_numbers(low: int, high: int) -> st.SearchStrategy[int | float]:
     """Integers, sometimes written as floats (value semantics: -3.0 is the step count -3)."""
-    whole = st.one_of(st.integers(max(low, -12), min(high, 12)), st.integers(max(low, -60), min(high, 60)),
-                      st.integers(low, high))
+    whole = st.one_of(
+        st.integers(max(low, -12), min(high, 12)), st.integers(max(low, -60), min(high, 60)), st.integers(low, high)
+    )
     return st.one_of(whole, whole.map(float))
 
 
@@ -48,15 +55,17 @@ PERIOD_TRAPS = [0.05, 0.15, 0.25, 0.35, 0.5, 0.545, 2.05]
 def _offsets(unit: str) -> st.SearchStrategy[Any]:
     if unit == "steps":
         return _whole_numbers(-MAX, 0)
-    return st.one_of(st.sampled_from(SECONDS_TRAPS), st.floats(-30, 0), st.integers(-30, 0),
-                     st.floats(-float(MAX), -1e14))  # these overflow at usual rates
+    return st.one_of(
+        st.sampled_from(SECONDS_TRAPS), st.floats(-30, 0), st.integers(-30, 0), st.floats(-float(MAX), -1e14)
+    )  # these overflow at usual rates
 
 
 def _period(unit: str) -> st.SearchStrategy[Any]:
     if unit == "steps":
         return _whole_numbers(1, MAX)
-    return st.one_of(st.sampled_from(PERIOD_TRAPS), st.floats(1e-6, 30), st.integers(1, 30),
-                     st.floats(1e14, float(MAX)))
+    return st.one_of(
+        st.sampled_from(PERIOD_TRAPS), st.floats(1e-6, 30), st.integers(1, 30), st.floats(1e14, float(MAX))
+    )
 
 
 def _stream(unit: str) -> st.SearchStrategy[dict[str, Any]]:
@@ -103,8 +112,17 @@ def acts(draw: st.DrawFn, edges: tuple[int, ...] = ()) -> tuple[int, int]:
 
 def _edges(schedule: ours.Schedule) -> tuple[int, ...]:
     """The acts at which a window offset reaches exactly step 0, or just before or after it."""
-    return tuple(sorted({-offset + shift for offsets in schedule.windows.values() for offset in offsets
-                         for shift in (-1, 0, 1) if 0 <= -offset + shift <= MAX}))
+    return tuple(
+        sorted(
+            {
+                -offset + shift
+                for offsets in schedule.windows.values()
+                for offset in offsets
+                for shift in (-1, 0, 1)
+                if 0 <= -offset + shift <= MAX
+            }
+        )
+    )
 
 
 def _upstream_of(declaration: dict[str, Any], rate: Any) -> tuple[Any, str]:
@@ -116,8 +134,11 @@ def _upstream_of(declaration: dict[str, Any], rate: Any) -> tuple[Any, str]:
 
 
 def _beyond_max_step(schedule: Any) -> bool:
-    counts = [*(offset for offsets in schedule.windows.values() for offset in offsets), *schedule.fed.values(),
-              schedule.every or 0]
+    counts = [
+        *(offset for offsets in schedule.windows.values() for offset in offsets),
+        *schedule.fed.values(),
+        schedule.every or 0,
+    ]
     return any(abs(count) > MAX for count in counts)
 
 
@@ -178,9 +199,11 @@ def test_null_schedule_agrees_with_sequence_base(act: tuple[int, int]) -> None:
 
 NUMBERS = st.one_of(st.integers(-5, 5), st.floats(-10, 10), st.booleans())
 LEAVES = st.one_of(st.none(), NUMBERS, st.text(max_size=3))
-JSON = st.recursive(LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                    st.dictionaries(st.text(max_size=3), inner, max_size=3)),
-                    max_leaves=10)
+JSON = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+    max_leaves=10,
+)
 ROWS = st.one_of(
     st.integers(0, 3).flatmap(lambda n: st.lists(st.lists(NUMBERS, min_size=n, max_size=n), max_size=4)),
     st.lists(st.lists(NUMBERS, max_size=3), max_size=4),
@@ -189,11 +212,17 @@ ROWS = st.one_of(
     st.lists(st.one_of(NUMBERS, st.lists(NUMBERS, max_size=2), st.none(), st.text(max_size=2)), max_size=4),
 )
 ACTION_KEYS = st.one_of(st.sampled_from(["actions", "a", " a "]), st.text(min_size=1, max_size=4))
-ACTIONS = st.one_of(st.none(), st.fixed_dictionaries({}, optional={
-    "key": st.one_of(st.none(), ACTION_KEYS),
-    "hz": st.one_of(st.none(), st.floats(0, 1000, exclude_min=True)),
-    "open_loop_horizon": st.one_of(st.none(), st.integers(1, 5), st.integers(1, 100000)),
-}))
+ACTIONS = st.one_of(
+    st.none(),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "key": st.one_of(st.none(), ACTION_KEYS),
+            "hz": st.one_of(st.none(), st.floats(0, 1000, exclude_min=True)),
+            "open_loop_horizon": st.one_of(st.none(), st.integers(1, 5), st.integers(1, 100000)),
+        },
+    ),
+)
 
 
 @st.composite
@@ -206,9 +235,14 @@ def answers_and_actions(draw: st.DrawFn) -> tuple[Any, Any]:
     return answer, actions
 
 
-UPSTREAM_REASONS = [("has no", "rows_of.missing-key"), ("not a list of rows", "rows_of.not-a-list"),
-                    ("holds no rows", "rows_of.no-rows"), ("lengths", "rows_of.ragged"),
-                    ("dicts", "rows_of.objects"), ("a list of", "rows_of.mixed")]
+UPSTREAM_REASONS = [
+    ("has no", "rows_of.missing-key"),
+    ("not a list of rows", "rows_of.not-a-list"),
+    ("holds no rows", "rows_of.no-rows"),
+    ("lengths", "rows_of.ragged"),
+    ("dicts", "rows_of.objects"),
+    ("a list of", "rows_of.mixed"),
+]
 
 
 def _rule_of(upstream_message: str) -> str:

@@ -15,8 +15,10 @@ from seq_io_maint.schema_mutants import OPERATORS, Mutant, mutants, pattern_edit
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
-SCHEMAS = {path.name: json.loads(path.read_text(encoding="utf-8"))
-           for path in sorted((REPO_ROOT / "spec" / "schemas").glob("*.json"))}
+SCHEMAS = {
+    path.name: json.loads(path.read_text(encoding="utf-8"))
+    for path in sorted((REPO_ROOT / "spec" / "schemas").glob("*.json"))
+}
 MUTANTS = mutants(SCHEMAS)
 
 
@@ -65,29 +67,42 @@ def test_no_mutant_widens_to_a_type_a_sibling_branch_admits_anyway() -> None:
     assert not any("/propertyNames type-" in mutant_id for mutant_id in ids)
 
 
-@pytest.mark.parametrize(("pattern", "expected"), [
-    ("^[a-c]{2,3}$", {
-        ("regex-anchor", "^ removed", "[a-c]{2,3}$"), ("regex-anchor", "$ removed", "^[a-c]{2,3}"),
-        ("regex-range", '"a-c" -> "b-c" at 2', "^[b-c]{2,3}$"), ("regex-range", '"a-c" -> "a-b" at 2', "^[a-b]{2,3}$"),
-        ("regex-quantifier", "{2,3} -> {3,3} at 6", "^[a-c]{3,3}$"),
-        ("regex-quantifier", "{2,3} -> {1,3} at 6", "^[a-c]{1,3}$"),
-        ("regex-quantifier", "{2,3} -> {2,4} at 6", "^[a-c]{2,4}$"),
-        ("regex-quantifier", "{2,3} -> {2,2} at 6", "^[a-c]{2,2}$")}),
-    ("(0[1-9]|1[0-2])(\\.[0-9]+)?x(?![\\s\\S])", {
-        ("regex-anchor", "(?![\\s\\S]) removed", "(0[1-9]|1[0-2])(\\.[0-9]+)?x"),
-        ("regex-range", '"1-9" -> "2-9" at 3', "(0[2-9]|1[0-2])(\\.[0-9]+)?x(?![\\s\\S])"),
-        ("regex-range", '"1-9" -> "1-8" at 3', "(0[1-8]|1[0-2])(\\.[0-9]+)?x(?![\\s\\S])"),
-        ("regex-range", '"0-2" -> "1-2" at 10', "(0[1-9]|1[1-2])(\\.[0-9]+)?x(?![\\s\\S])"),
-        ("regex-range", '"0-2" -> "0-1" at 10', "(0[1-9]|1[0-1])(\\.[0-9]+)?x(?![\\s\\S])"),
-        ("regex-alternative", '"0[1-9]" dropped from the group at 0', "(1[0-2])(\\.[0-9]+)?x(?![\\s\\S])"),
-        ("regex-alternative", '"1[0-2]" dropped from the group at 0', "(0[1-9])(\\.[0-9]+)?x(?![\\s\\S])"),
-        ("regex-range", '"0-9" -> "1-9" at 19', "(0[1-9]|1[0-2])(\\.[1-9]+)?x(?![\\s\\S])"),
-        ("regex-range", '"0-9" -> "0-8" at 19', "(0[1-9]|1[0-2])(\\.[0-8]+)?x(?![\\s\\S])"),
-        ("regex-quantifier", "+ -> * at 23", "(0[1-9]|1[0-2])(\\.[0-9]*)?x(?![\\s\\S])"),
-        ("regex-quantifier", "? dropped at 25", "(0[1-9]|1[0-2])(\\.[0-9]+)x(?![\\s\\S])"),
-        ("regex-class", '"\\\\s" dropped at 31', "(0[1-9]|1[0-2])(\\.[0-9]+)?x(?![\\S])"),
-        ("regex-class", '"\\\\S" dropped at 33', "(0[1-9]|1[0-2])(\\.[0-9]+)?x(?![\\s])")}),
-])
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (
+            "^[a-c]{2,3}$",
+            {
+                ("regex-anchor", "^ removed", "[a-c]{2,3}$"),
+                ("regex-anchor", "$ removed", "^[a-c]{2,3}"),
+                ("regex-range", '"a-c" -> "b-c" at 2', "^[b-c]{2,3}$"),
+                ("regex-range", '"a-c" -> "a-b" at 2', "^[a-b]{2,3}$"),
+                ("regex-quantifier", "{2,3} -> {3,3} at 6", "^[a-c]{3,3}$"),
+                ("regex-quantifier", "{2,3} -> {1,3} at 6", "^[a-c]{1,3}$"),
+                ("regex-quantifier", "{2,3} -> {2,4} at 6", "^[a-c]{2,4}$"),
+                ("regex-quantifier", "{2,3} -> {2,2} at 6", "^[a-c]{2,2}$"),
+            },
+        ),
+        (
+            "(0[1-9]|1[0-2])(\\.[0-9]+)?x(?![\\s\\S])",
+            {
+                ("regex-anchor", "(?![\\s\\S]) removed", "(0[1-9]|1[0-2])(\\.[0-9]+)?x"),
+                ("regex-range", '"1-9" -> "2-9" at 3', "(0[2-9]|1[0-2])(\\.[0-9]+)?x(?![\\s\\S])"),
+                ("regex-range", '"1-9" -> "1-8" at 3', "(0[1-8]|1[0-2])(\\.[0-9]+)?x(?![\\s\\S])"),
+                ("regex-range", '"0-2" -> "1-2" at 10', "(0[1-9]|1[1-2])(\\.[0-9]+)?x(?![\\s\\S])"),
+                ("regex-range", '"0-2" -> "0-1" at 10', "(0[1-9]|1[0-1])(\\.[0-9]+)?x(?![\\s\\S])"),
+                ("regex-alternative", '"0[1-9]" dropped from the group at 0', "(1[0-2])(\\.[0-9]+)?x(?![\\s\\S])"),
+                ("regex-alternative", '"1[0-2]" dropped from the group at 0', "(0[1-9])(\\.[0-9]+)?x(?![\\s\\S])"),
+                ("regex-range", '"0-9" -> "1-9" at 19', "(0[1-9]|1[0-2])(\\.[1-9]+)?x(?![\\s\\S])"),
+                ("regex-range", '"0-9" -> "0-8" at 19', "(0[1-9]|1[0-2])(\\.[0-8]+)?x(?![\\s\\S])"),
+                ("regex-quantifier", "+ -> * at 23", "(0[1-9]|1[0-2])(\\.[0-9]*)?x(?![\\s\\S])"),
+                ("regex-quantifier", "? dropped at 25", "(0[1-9]|1[0-2])(\\.[0-9]+)x(?![\\s\\S])"),
+                ("regex-class", '"\\\\s" dropped at 31', "(0[1-9]|1[0-2])(\\.[0-9]+)?x(?![\\S])"),
+                ("regex-class", '"\\\\S" dropped at 33', "(0[1-9]|1[0-2])(\\.[0-9]+)?x(?![\\s])"),
+            },
+        ),
+    ],
+)
 def test_pattern_edits_are_the_ones_named(pattern: str, expected: set[tuple[str, str, str]]) -> None:
     assert set(pattern_edits(pattern)) == expected
 

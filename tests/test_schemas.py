@@ -16,10 +16,31 @@ from seq_io.reference.spec_data import load_spec
 from seq_io_maint import schema_limits
 
 SPEC = load_spec()
-TYPES = ["Stream", "Camera", "Observations", "Actions", "Tensors", "Episodes", "ObserveFrame", "ObserveRequest",
-         "ObserveResponse", "ActRequest", "ActResponse", "Timeouts", "DeploymentPolicy", "ConnectResponse", "Lease",
-         "ActionSpace", "ActionContract", "ObservationContract", "Embodiment", "SecretRef", "InferParam", "SeqFlags",
-         "StreamError"]
+TYPES = [
+    "Stream",
+    "Camera",
+    "Observations",
+    "Actions",
+    "Tensors",
+    "Episodes",
+    "ObserveFrame",
+    "ObserveRequest",
+    "ObserveResponse",
+    "ActRequest",
+    "ActResponse",
+    "Timeouts",
+    "DeploymentPolicy",
+    "ConnectResponse",
+    "Lease",
+    "ActionSpace",
+    "ActionContract",
+    "ObservationContract",
+    "Embodiment",
+    "SecretRef",
+    "InferParam",
+    "SeqFlags",
+    "StreamError",
+]
 
 
 def subschemas(node: Any, *, into_rules: bool = True) -> list[dict[str, Any]]:
@@ -60,8 +81,12 @@ def test_objects_are_closed(name: str) -> None:
 
 def test_named_limits_are_read_from_contract_json() -> None:
     assert not schema_limits.drift(), "run `make generate`"
-    seen = {str(limit) for schema in SPEC.schemas.values() for node in x_limits.annotated(schema)
-            for limit in node["x-limits"].values()}
+    seen = {
+        str(limit)
+        for schema in SPEC.schemas.values()
+        for node in x_limits.annotated(schema)
+        for limit in node["x-limits"].values()
+    }
     assert seen == {"MAX_WINDOW", "MAX_STREAMS", "MAX_SAFE_INTEGER", "-MAX_SAFE_INTEGER"}
 
 

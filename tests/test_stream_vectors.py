@@ -54,8 +54,7 @@ def test_reference_keeper_passes(case: SuiteCase) -> None:
     assert result.passed, f"{case.case.file}:{case.case.line}: {result.detail}"
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if model_plays(c)],
-                         ids=[c.id for c in CASES if model_plays(c)])
+@pytest.mark.parametrize("case", [c for c in CASES if model_plays(c)], ids=[c.id for c in CASES if model_plays(c)])
 def test_brute_force_model_agrees(case: SuiteCase) -> None:
     operations = case.case.data["operations"]
     if malformed(case):
@@ -118,11 +117,19 @@ def test_the_comparison_names_the_first_operation_that_differs() -> None:
 def test_an_act_decided_later_must_say_when() -> None:
     """`at` defaults to the act's own index only when the vector leaves it out; a vector that gives it is held to
     it, so an implementation that hands a waiting act over at the wrong operation fails."""
-    case = next(c for c in CASES if any("act" in op and op["expect"].get("at") not in (None, i)
-                                        for i, op in enumerate(c.case.data["operations"])))
+    case = next(
+        c
+        for c in CASES
+        if any(
+            "act" in op and op["expect"].get("at") not in (None, i) for i, op in enumerate(c.case.data["operations"])
+        )
+    )
     outcomes = play(TABLE["stream"].input(case))
-    index = next(i for i, op in enumerate(case.case.data["operations"]) if "act" in op
-                 and op["expect"].get("at") not in (None, i))
+    index = next(
+        i
+        for i, op in enumerate(case.case.data["operations"])
+        if "act" in op and op["expect"].get("at") not in (None, i)
+    )
     moved = [dict(outcome) for outcome in outcomes]
     moved[index]["at"] = index
     assert TABLE["stream"].judge(case, {"outcomes": moved}).status == "fail"

@@ -9,24 +9,27 @@ import pytest
 from seq_io.strict_yaml import MAX_FILE_BYTES, YamlError, load_file, load_text
 
 
-@pytest.mark.parametrize(("text", "line", "words"), [
-    ("a: 1\nb: 2\na: 3\n", 3, "appears twice"),
-    ("a: 1\nb: no\n", 2, "YAML 1.1 boolean"),
-    ("a: On\n", 1, "YAML 1.1 boolean"),
-    ("x:\n  when: 2024-01-01\n", 2, "date"),
-    ("a: &anchor 1\nb: *anchor\n", 1, "anchors and aliases"),
-    ("a: 010\n", 1, "not a JSON number"),
-    ("a: 1:20\n", 1, "not a JSON number"),
-    ("a: .nan\n", 1, "not a JSON number"),
-    ("a: 1_000\n", 1, "not a JSON number"),
-    ("a: 1e5\n", 1, "read as a string by YAML 1.1"),
-    ("a: ~\n", 1, "write null"),
-    ("a: !!str x\n", 1, "tag"),
-    ("base: {a: 1}\nother:\n  <<: {b: 2}\n", 3, "merge keys"),
-    ("1: x\n", 1, "must be a string"),
-    ("a: [1, 2\n", 2, "not valid YAML"),
-    ("", 1, "empty"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("a: 1\nb: 2\na: 3\n", 3, "appears twice"),
+        ("a: 1\nb: no\n", 2, "YAML 1.1 boolean"),
+        ("a: On\n", 1, "YAML 1.1 boolean"),
+        ("x:\n  when: 2024-01-01\n", 2, "date"),
+        ("a: &anchor 1\nb: *anchor\n", 1, "anchors and aliases"),
+        ("a: 010\n", 1, "not a JSON number"),
+        ("a: 1:20\n", 1, "not a JSON number"),
+        ("a: .nan\n", 1, "not a JSON number"),
+        ("a: 1_000\n", 1, "not a JSON number"),
+        ("a: 1e5\n", 1, "read as a string by YAML 1.1"),
+        ("a: ~\n", 1, "write null"),
+        ("a: !!str x\n", 1, "tag"),
+        ("base: {a: 1}\nother:\n  <<: {b: 2}\n", 3, "merge keys"),
+        ("1: x\n", 1, "must be a string"),
+        ("a: [1, 2\n", 2, "not valid YAML"),
+        ("", 1, "empty"),
+    ],
+)
 def test_traps_are_refused_with_their_line(text: str, line: int, words: str) -> None:
     with pytest.raises(YamlError) as raised:
         load_text(text, "f.yaml")
@@ -42,9 +45,17 @@ def test_json_subset_reads_as_json() -> None:
     assert loaded.line_of(("b", "c")) == 2 and loaded.line_of(("a", 3)) == 1
 
 
-@pytest.mark.parametrize("literal", ["1.0e+400", "-1.0e+400", "1.8e+308", "-179769313486231580793728971405303415079"
-                                     "934132710037826936173778980444968292764750946649017977587207096330286416692887"
-                                     "910943419360237.0e+200"])
+@pytest.mark.parametrize(
+    "literal",
+    [
+        "1.0e+400",
+        "-1.0e+400",
+        "1.8e+308",
+        "-179769313486231580793728971405303415079"
+        "934132710037826936173778980444968292764750946649017977587207096330286416692887"
+        "910943419360237.0e+200",
+    ],
+)
 def test_numbers_that_overflow_a_double_are_refused_with_file_and_line(literal: str) -> None:
     with pytest.raises(YamlError) as raised:
         load_text(f"a: 1\nb: [0, {literal}]\n", "v.yaml")

@@ -56,9 +56,14 @@ def acts_of(data: dict[str, Any]) -> list[int]:
 
 def drawable_cases(suite: list[vectors.VectorFile]) -> list[vectors.Case]:
     """Every schedule case with a result (not a refusal) whose timeline is small enough to draw."""
-    return [case for f in suite if f.kind == "schedule" for case in f.cases
-            if "error" not in case.data["expect"]
-            and max(1, len(row_keys(case.group["declaration"]))) * (case.data["t"] + 1) <= tl.MAX_CELLS]
+    return [
+        case
+        for f in suite
+        if f.kind == "schedule"
+        for case in f.cases
+        if "error" not in case.data["expect"]
+        and max(1, len(row_keys(case.group["declaration"]))) * (case.data["t"] + 1) <= tl.MAX_CELLS
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -84,15 +89,23 @@ def test_the_model_shows_what_the_vectors_say(cases: list[vectors.Case]) -> None
         expect, last = case.data["expect"], len(timeline.acts) - 1
         keys = [row.key for row in timeline.rows]
         assert keys == row_keys(case.group["declaration"]), case.id
-        read: Counter[Pair] = Counter({(step, keys[row]): n for (row, step), cell in timeline.cells.items()
-                                       for act, n in cell.reads if act == last})
-        uploaded = {(step, keys[row]) for (row, step), cell in timeline.cells.items()
-                    if cell.upload_before == last}
+        read: Counter[Pair] = Counter(
+            {
+                (step, keys[row]): n
+                for (row, step), cell in timeline.cells.items()
+                for act, n in cell.reads
+                if act == last
+            }
+        )
+        uploaded = {(step, keys[row]) for (row, step), cell in timeline.cells.items() if cell.upload_before == last}
         assert read == pairs(expect["picks"]), case.id
         assert uploaded == set(pairs(expect["wanted"])), case.id
         act = timeline.acts[last]
-        assert (act.needed, act.keeps_from, len(act.picks)) == (expect["needed"], expect["keeps_from"],
-                                                              len(expect["picks"])), case.id
+        assert (act.needed, act.keeps_from, len(act.picks)) == (
+            expect["needed"],
+            expect["keeps_from"],
+            len(expect["picks"]),
+        ), case.id
 
 
 def svg_cells(document: str) -> dict[tuple[str | None, int], tuple[Counter[int], str, str]]:
@@ -105,8 +118,9 @@ def svg_cells(document: str) -> dict[tuple[str | None, int], tuple[Counter[int],
         if "cell" not in classes:
             continue
         key = None if group.get("data-whole") == "true" else group.get("data-key")
-        reads = Counter({int(act): int(n) for act, n in (item.split(":") for item in group.get("data-reads",
-                                                                                              "").split())})
+        reads = Counter(
+            {int(act): int(n) for act, n in (item.split(":") for item in group.get("data-reads", "").split())}
+        )
         for step in range(int(group.get("data-first", "")), int(group.get("data-last", "")) + 1):
             assert (key, step) not in found, (key, step)
             found[key, step] = (reads, group.get("data-upload-before", ""), classes[1])
@@ -124,10 +138,12 @@ def test_the_svg_shows_what_the_vectors_say(cases: list[vectors.Case]) -> None:
         assert set(cells) == {(key, step) for key in keys for step in range(timeline.last + 1)}, case.id
         read = Counter({where: reads[last] for where, (reads, _, _) in cells.items() if reads[last]})
         uploaded = {where for where, (_, before, _) in cells.items() if before == str(last)}
-        assert read == Counter({(None if key is None else tl.shown(key), step): n
-                                for (step, key), n in pairs(expect["picks"]).items()}), case.id
-        assert uploaded == {(None if key is None else tl.shown(key), step)
-                            for step, key in pairs(expect["wanted"])}, case.id
+        assert read == Counter(
+            {(None if key is None else tl.shown(key), step): n for (step, key), n in pairs(expect["picks"]).items()}
+        ), case.id
+        assert uploaded == {(None if key is None else tl.shown(key), step) for step, key in pairs(expect["wanted"])}, (
+            case.id
+        )
 
 
 def summary_line(text: str, label: str) -> list[str]:
@@ -161,10 +177,10 @@ def test_the_text_shows_what_the_vectors_say(cases: list[vectors.Case]) -> None:
         if sum(line.startswith("step ") for line in lines) != 1 or "~" in text:
             continue  # folded or wrapped: the cell positions are not simply the last t+1 characters
         gridded += 1
-        grid = lines[[line.startswith("act ") for line in lines].index(True) + 1:]
+        grid = lines[[line.startswith("act ") for line in lines].index(True) + 1 :]
         read, wanted = pairs(expect["picks"]), pairs(expect["wanted"])
         for index, key in enumerate(row_keys(case.group["declaration"])):
-            cells = grid[index][-(t + 1):]
+            cells = grid[index][-(t + 1) :]
             for step in range(t_prev + 1, t + 1):
                 want = letter if read[step, key] else "+" if wanted[step, key] else "."
                 assert cells[step] == want, (case.id, key, step, grid[index])
@@ -173,8 +189,9 @@ def test_the_text_shows_what_the_vectors_say(cases: list[vectors.Case]) -> None:
 
 def test_the_worked_example_as_text() -> None:
     text = tl.render_text(tl.build(W, None, [0, 5, 12, 20]))
-    assert text.splitlines()[0] == ("iospec timeline: 4 acts (A-D) at 0, 5, 12, 20; pad repeat_first; reads "
-                                    "earlier steps: yes")
+    assert text.splitlines()[0] == (
+        "iospec timeline: 4 acts (A-D) at 0, 5, 12, 20; pad repeat_first; reads earlier steps: yes"
+    )
     assert "step             <0 0    5      12      20\n" in text
     assert "act                 A    B      C       D\n" in text
     assert "cam    at -15,0  *  *++++*++++++C+++++++D\n" in text
@@ -250,7 +267,7 @@ def test_a_wide_timeline_that_cannot_fold_wraps() -> None:
     lines = text.splitlines()
     assert max(map(len, lines)) <= 100
     assert sum(line.startswith("step ") for line in lines) == 2
-    rows = [line[len("s  every 2  "):] for line in lines if line.startswith("s  every 2")]
+    rows = [line[len("s  every 2  ") :] for line in lines if line.startswith("s  every 2")]
     assert "".join(rows) == "A" + ".B" * 75
 
 
@@ -265,8 +282,9 @@ def test_odd_keys_stay_on_their_line_and_in_well_formed_xml() -> None:
     assert cells["\U0001f600\uff41", 3] == (Counter({1: 1}), "", "carried")
 
 
-def test_main_writes_the_svg_and_register_wires_the_subcommand(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_writes_the_svg_and_register_wires_the_subcommand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "t.svg"
     assert tl.main([*EXAMPLE_ARGS, "--svg", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -279,31 +297,40 @@ def test_main_writes_the_svg_and_register_wires_the_subcommand(tmp_path: Path,
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "seq_io.timeline", *args], capture_output=True,
-                          text=True, timeout=120, check=False, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "seq_io.timeline", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=cwd,
+    )
 
 
-@pytest.mark.parametrize(("args", "code", "words"), [
-    (('{"streams": {"a": {}}, "every": 4}', "--acts", "0,3"), 1, "[schedule.invalid-declaration]"),
-    (('{"streams": {"a": {"at": []}}}', "--acts", "0"), 1, "[schedule.invalid-declaration]"),
-    (('{"unit": "seconds", "every": 1}', "--acts", "0,3"), 2, "give the control rate with --rate HZ"),
-    (('{"unit": "seconds", "every": 1}', "--acts", "0,3", "--rate", "-5"), 2, "[schedule.invalid-rate]"),
-    (('{"unit": "seconds", "every": 1}', "--acts", "0,3", "--rate", "nan"), 2, "[schedule.invalid-rate]"),
-    (('{"unit": "seconds", "every": 9e15}', "--acts", "0", "--rate", "10"), 1, "[schedule.step-overflow]"),
-    (("null", "--acts", "0,3", "--rate", "fast"), 2, "'fast' is not a number of Hz"),
-    (("null", "--acts", "5,3"), 2, "strictly increasing; 3 follows 5"),
-    (("null", "--acts", "0,0"), 2, "strictly increasing; 0 follows 0"),
-    (("null", "--acts", "0,-1"), 2, "-1 is negative"),
-    (("null", "--acts", "0,2.5"), 2, "'2.5' is not a whole number"),
-    (("null", "--acts", ""), 2, "'' is not a whole number"),
-    (("null", "--acts", ",".join(map(str, range(53)))), 2, "at most 52"),
-    (("null", "--acts", "0,60000"), 2, "60001 cells"),
-    (("/no/such/declaration.json", "--acts", "0"), 2, "cannot read /no/such/declaration.json"),
-    (('{"streams": ', "--acts", "0"), 1, "[wire.json-syntax]"),
-    (('{"every": NaN}', "--acts", "0"), 1, "[wire.json-syntax]"),
-    (('{"every": 1, "every": 2}', "--acts", "0"), 1, "[wire.duplicate-key]"),
-    (("null", "--acts", "0", "--svg", "/no/such/folder/t.svg"), 2, "cannot write /no/such/folder/t.svg"),
-])
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (('{"streams": {"a": {}}, "every": 4}', "--acts", "0,3"), 1, "[schedule.invalid-declaration]"),
+        (('{"streams": {"a": {"at": []}}}', "--acts", "0"), 1, "[schedule.invalid-declaration]"),
+        (('{"unit": "seconds", "every": 1}', "--acts", "0,3"), 2, "give the control rate with --rate HZ"),
+        (('{"unit": "seconds", "every": 1}', "--acts", "0,3", "--rate", "-5"), 2, "[schedule.invalid-rate]"),
+        (('{"unit": "seconds", "every": 1}', "--acts", "0,3", "--rate", "nan"), 2, "[schedule.invalid-rate]"),
+        (('{"unit": "seconds", "every": 9e15}', "--acts", "0", "--rate", "10"), 1, "[schedule.step-overflow]"),
+        (("null", "--acts", "0,3", "--rate", "fast"), 2, "'fast' is not a number of Hz"),
+        (("null", "--acts", "5,3"), 2, "strictly increasing; 3 follows 5"),
+        (("null", "--acts", "0,0"), 2, "strictly increasing; 0 follows 0"),
+        (("null", "--acts", "0,-1"), 2, "-1 is negative"),
+        (("null", "--acts", "0,2.5"), 2, "'2.5' is not a whole number"),
+        (("null", "--acts", ""), 2, "'' is not a whole number"),
+        (("null", "--acts", ",".join(map(str, range(53)))), 2, "at most 52"),
+        (("null", "--acts", "0,60000"), 2, "60001 cells"),
+        (("/no/such/declaration.json", "--acts", "0"), 2, "cannot read /no/such/declaration.json"),
+        (('{"streams": ', "--acts", "0"), 1, "[wire.json-syntax]"),
+        (('{"every": NaN}', "--acts", "0"), 1, "[wire.json-syntax]"),
+        (('{"every": 1, "every": 2}', "--acts", "0"), 1, "[wire.duplicate-key]"),
+        (("null", "--acts", "0", "--svg", "/no/such/folder/t.svg"), 2, "cannot write /no/such/folder/t.svg"),
+    ],
+)
 def test_bad_input_is_one_line_and_an_exit_code(args: tuple[str, ...], code: int, words: str) -> None:
     done = run(*args)
     assert done.returncode == code, done.stderr
@@ -313,11 +340,14 @@ def test_bad_input_is_one_line_and_an_exit_code(args: tuple[str, ...], code: int
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize(("content", "code", "words"), [
-    ('{"streams": {"cam": {"at": [-1, 0]}}\n  "pad": "drop"}', 1, "expected ',' or '}' at line 2"),
-    ("\xff{}", 2, "cannot read"),
-    ('{"streams": {"cam": {"at": [1]}}}', 1, "[schedule.invalid-declaration]"),
-])
+@pytest.mark.parametrize(
+    ("content", "code", "words"),
+    [
+        ('{"streams": {"cam": {"at": [-1, 0]}}\n  "pad": "drop"}', 1, "expected ',' or '}' at line 2"),
+        ("\xff{}", 2, "cannot read"),
+        ('{"streams": {"cam": {"at": [1]}}}', 1, "[schedule.invalid-declaration]"),
+    ],
+)
 def test_a_bad_declaration_file_is_one_line(tmp_path: Path, content: str, code: int, words: str) -> None:
     path = tmp_path / "decl.json"
     path.write_bytes(content.encode("latin-1"))

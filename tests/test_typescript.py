@@ -71,8 +71,9 @@ def _tsc(*args: str, cwd: Path = TSGEN) -> subprocess.CompletedProcess[str]:
 
 
 def _generate(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["node", "generate-types.js", *args], cwd=TSGEN, capture_output=True, text=True,
-                          timeout=TIMEOUT_S, check=False)
+    return subprocess.run(
+        ["node", "generate-types.js", *args], cwd=TSGEN, capture_output=True, text=True, timeout=TIMEOUT_S, check=False
+    )
 
 
 def _literals(cases: list[tuple[str, Any, str]], types: Path) -> tuple[str, dict[int, str]]:
@@ -88,8 +89,19 @@ def _literals(cases: list[tuple[str, Any, str]], types: Path) -> tuple[str, dict
 
 def _refused_lines(module: str, folder: Path) -> set[int]:
     (folder / "cases.ts").write_text(module, encoding="utf-8")
-    done = _tsc("--ignoreConfig", "--strict", "--noEmit", "--target", "es2022", "--module", "nodenext",
-                "--moduleResolution", "nodenext", "cases.ts", cwd=folder)
+    done = _tsc(
+        "--ignoreConfig",
+        "--strict",
+        "--noEmit",
+        "--target",
+        "es2022",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "cases.ts",
+        cwd=folder,
+    )
     errors = [line for line in done.stdout.splitlines() if "error TS" in line]
     assert errors or done.returncode == 0, done.stdout[-2000:]
     assert all(line.startswith("cases.ts(") for line in errors), done.stdout[-2000:]
@@ -105,15 +117,17 @@ def test_the_generated_types_have_not_drifted_and_the_check_can_fire(tmp_path: P
 
 
 def test_the_generated_types_compile_under_strict() -> None:
-    done = _tsc("--ignoreConfig", "--strict", "--noEmit", "../../generated/ts/contract.d.ts",
-                "../../generated/ts/protocol.d.ts")
+    done = _tsc(
+        "--ignoreConfig", "--strict", "--noEmit", "../../generated/ts/contract.d.ts", "../../generated/ts/protocol.d.ts"
+    )
     assert done.returncode == 0, done.stdout
 
 
 def test_every_valid_instance_compiles_as_its_type(tmp_path: Path) -> None:
     the_contract = contract()
-    valid = [(t, the_contract.validate_text(t, instance_text(c.data)).normalized, c.id)
-             for t, c in CASES if c.data["valid"]]
+    valid = [
+        (t, the_contract.validate_text(t, instance_text(c.data)).normalized, c.id) for t, c in CASES if c.data["valid"]
+    ]
     module, where = _literals(valid, REPO_ROOT / "generated" / "ts" / "contract.js")
     refused = sorted(where[line] for line in _refused_lines(module, tmp_path))
     assert not refused, f"the TypeScript types are stricter than the schemas for: {refused}"
@@ -161,6 +175,7 @@ def _mutated(tmp_path: Path, type_name: str, change: Any) -> Path:
 def _rename(member: str, new: str) -> Any:
     def change(schema: dict[str, Any]) -> None:
         schema["properties"] = {new if k == member else k: v for k, v in schema["properties"].items()}
+
     return change
 
 
@@ -169,13 +184,17 @@ def test_the_javascript_code_type_checks_against_unmutated_types(tmp_path: Path)
     assert done.returncode == 0, done.stdout
 
 
-@pytest.mark.parametrize(("type_name", "member", "used_in"), [
-    ("Stream", "at", "src/schedule.js"),
-    ("Actions", "open_loop_horizon", "src/rows_of.js"),
-    ("InferParam", "choices", "src/validation.js"),
-])
-def test_a_schema_change_that_breaks_the_javascript_code_fails_tsc(tmp_path: Path, type_name: str, member: str,
-                                                                   used_in: str) -> None:
+@pytest.mark.parametrize(
+    ("type_name", "member", "used_in"),
+    [
+        ("Stream", "at", "src/schedule.js"),
+        ("Actions", "open_loop_horizon", "src/rows_of.js"),
+        ("InferParam", "choices", "src/validation.js"),
+    ],
+)
+def test_a_schema_change_that_breaks_the_javascript_code_fails_tsc(
+    tmp_path: Path, type_name: str, member: str, used_in: str
+) -> None:
     schemas = _mutated(tmp_path, type_name, _rename(member, member + "_renamed"))
     done = _js_copy_checked_against(schemas, tmp_path / "tree")
     assert done.returncode != 0

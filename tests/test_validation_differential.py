@@ -18,8 +18,12 @@ from seq_io.reference.json_values import json_equal
 from seq_io.reference.validation_cases import instance_text
 
 FILES, _ = vectors.load_suite()
-CASES = [(f.doc["type"], case) for f in FILES if f.kind == "validation" and f.doc["type"] not in NOT_UPSTREAM
-         for case in f.cases]
+CASES = [
+    (f.doc["type"], case)
+    for f in FILES
+    if f.kind == "validation" and f.doc["type"] not in NOT_UPSTREAM
+    for case in f.cases
+]
 
 
 def _subset_equal(ours: Any, theirs: Any) -> bool:

@@ -45,17 +45,26 @@ def nothing_new_left(request: pytest.FixtureRequest) -> Iterator[None]:
 def every_one() -> Iterator[Running]:
     """A worker for {"every": 1} with a short wait and MAX_STREAM_FRAMES 8, shared by the bad-input tests."""
     policy = Path(__file__).parent / "policies" / "every-one.json"
-    with running(worker("--policy", str(policy), "--wait-s", "0.5", "--max-stream-frames", "8",
-                        "--max-body-bytes", "4096")) as process:
+    with running(
+        worker("--policy", str(policy), "--wait-s", "0.5", "--max-stream-frames", "8", "--max-body-bytes", "4096")
+    ) as process:
         yield process
         assert process.stop() == 0
 
 
-def post(url: str, path: str, body: Any = None, *, content: bytes | None = None,
-         headers: dict[str, str] | None = None, timeout: float = 10.0) -> httpx.Response:
+def post(
+    url: str,
+    path: str,
+    body: Any = None,
+    *,
+    content: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 10.0,
+) -> httpx.Response:
     data = content if content is not None else json.dumps(body).encode()
-    return httpx.post(url + path, content=data, headers=JSON if headers is None else headers, timeout=timeout,
-                      trust_env=False)
+    return httpx.post(
+        url + path, content=data, headers=JSON if headers is None else headers, timeout=timeout, trust_env=False
+    )
 
 
 def assert_stream_error(answer: httpx.Response, status: int, reason: str) -> dict[str, Any]:
@@ -70,16 +79,19 @@ def assert_stream_error(answer: httpx.Response, status: int, reason: str) -> dic
 
 def test_observe_and_act_answer_as_the_spec_says(every_one: Running) -> None:
     url = every_one.url
-    ok = post(url, "/observe", {"episode_id": "good-1", "frames": [{"seq": 0, "inputs": "a"}, {"seq": 2,
-                                                                                             "inputs": "c"}]})
+    ok = post(
+        url, "/observe", {"episode_id": "good-1", "frames": [{"seq": 0, "inputs": "a"}, {"seq": 2, "inputs": "c"}]}
+    )
     assert ok.status_code == 200 and ok.json() == {"through": 0}
     assert ok.headers["seq-accept-formats"] == "x-seq-observe/1"
     handed = post(url, "/act", {"episode_id": "good-1", "seq": 1, "inputs": "b"})
     assert handed.status_code == 200 and handed.json() == {"outputs": {"observations": ["a", "b"], "steps": [0, 1]}}
     assert post(url, "/observe", {"episode_id": "good-1"}).json() == {"through": 2}
     again = post(url, "/act", {"episode_id": "good-1", "seq": 1, "inputs": "b"})
-    assert assert_stream_error(again, 409, "act_not_after_previous") == {"reason": "act_not_after_previous",
-                                                                         "last_act": 1}
+    assert assert_stream_error(again, 409, "act_not_after_previous") == {
+        "reason": "act_not_after_previous",
+        "last_act": 1,
+    }
     no_seq = post(url, "/act", {"episode_id": "good-1", "inputs": "x"})
     assert_stream_error(no_seq, 400, "seq_required")
     over = post(url, "/observe", {"episode_id": "good-2", "frames": [{"seq": n, "inputs": n} for n in range(9)]})
@@ -92,9 +104,9 @@ def test_a_waiting_act_is_answered_when_its_frames_come_and_fails_after_the_real
         waiting = pool.submit(post, url, "/act", {"episode_id": "wait-1", "seq": 2, "inputs": "own"})
         time.sleep(0.1)
         assert not waiting.done()
-        assert post(url, "/observe", {"episode_id": "wait-1", "frames": [{"seq": 0, "inputs": "a"},
-                                                                          {"seq": 1, "inputs": "b"}]}).json() == \
-            {"through": 1}
+        assert post(
+            url, "/observe", {"episode_id": "wait-1", "frames": [{"seq": 0, "inputs": "a"}, {"seq": 1, "inputs": "b"}]}
+        ).json() == {"through": 1}
         assert waiting.result(5).json() == {"outputs": {"observations": ["a", "b", "own"], "steps": [0, 1, 2]}}
         begun = time.monotonic()
         failed = post(url, "/act", {"episode_id": "wait-2", "seq": 3, "inputs": "own"})
@@ -103,22 +115,27 @@ def test_a_waiting_act_is_answered_when_its_frames_come_and_fails_after_the_real
     assert 0.5 <= took < 3.0, f"the wait of 0.5 s took {took:.3f} s"
 
 
-@pytest.mark.parametrize(("content", "headers", "rule"), [
-    (b'{"episode_id": "bad", "frames": [}', None, "wire.json-syntax"),
-    (b'{"episode_id": "bad", "episode_id": "twice"}', None, "wire.duplicate-key"),
-    (b"\xff\xfe", None, "wire.json-syntax"),
-    (b'{"episode_id": "bad"}', {"content-type": "text/plain"}, "http.content-type"),
-    (b'{"episode_id": "bad"}', {"content-type": "application/json; charset=latin-1"}, "http.content-type"),
-    (b'{"episode_id": "bad"}', {}, "http.content-type"),
-    (json.dumps({"episode_id": "x" * 257}).encode(), None, "maxLength"),
-    (b'{"episode_id": "bad", "frames": [{"seq": -1, "inputs": 0}]}', None, "minimum"),
-    (b"[" + b" " * 5000 + b"]", None, "http.body-too-large"),
-])
-def test_bad_bodies_are_invalid_body_and_disturb_no_other_episode(every_one: Running, content: bytes,
-                                                                   headers: dict[str, str] | None, rule: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "headers", "rule"),
+    [
+        (b'{"episode_id": "bad", "frames": [}', None, "wire.json-syntax"),
+        (b'{"episode_id": "bad", "episode_id": "twice"}', None, "wire.duplicate-key"),
+        (b"\xff\xfe", None, "wire.json-syntax"),
+        (b'{"episode_id": "bad"}', {"content-type": "text/plain"}, "http.content-type"),
+        (b'{"episode_id": "bad"}', {"content-type": "application/json; charset=latin-1"}, "http.content-type"),
+        (b'{"episode_id": "bad"}', {}, "http.content-type"),
+        (json.dumps({"episode_id": "x" * 257}).encode(), None, "maxLength"),
+        (b'{"episode_id": "bad", "frames": [{"seq": -1, "inputs": 0}]}', None, "minimum"),
+        (b"[" + b" " * 5000 + b"]", None, "http.body-too-large"),
+    ],
+)
+def test_bad_bodies_are_invalid_body_and_disturb_no_other_episode(
+    every_one: Running, content: bytes, headers: dict[str, str] | None, rule: str
+) -> None:
     url = every_one.url
-    assert post(url, "/observe", {"episode_id": "bystander", "frames": [{"seq": 0, "inputs": 1}]}).json() == \
-        {"through": 0}
+    assert post(url, "/observe", {"episode_id": "bystander", "frames": [{"seq": 0, "inputs": 1}]}).json() == {
+        "through": 0
+    }
     on_the_wire = rule.startswith(("wire.", "http."))  # refused before the body's type matters: both paths
     for path in ("/observe", "/act") if on_the_wire else ("/observe",):
         answer = post(url, path, content=content, headers=headers)
@@ -135,6 +152,7 @@ def test_a_chunked_body_over_the_limit_is_refused_while_it_arrives(every_one: Ru
         for _ in range(10_000):  # far beyond the 4096-byte limit; the worker stops reading long before the end
             sent["bytes"] += 64
             yield b'{"seq": 1, "inputs": "' + b"x" * 44 + b'"}, '
+
     try:
         answer = httpx.post(every_one.url + "/observe", content=chunks(), headers=JSON, timeout=10, trust_env=False)
     except httpx.HTTPError:
@@ -164,8 +182,11 @@ def test_stream_info_states_the_configuration(every_one: Running) -> None:
 
 
 def test_request_log_lines_are_json_with_episode_numbers_status_and_duration(every_one: Running) -> None:
-    post(every_one.url, "/observe", {"episode_id": "logged", "frames": [{"seq": 3, "inputs": 0},
-                                                                         {"seq": 5, "inputs": 0}], "skipped": [4]})
+    post(
+        every_one.url,
+        "/observe",
+        {"episode_id": "logged", "frames": [{"seq": 3, "inputs": 0}, {"seq": 5, "inputs": 0}], "skipped": [4]},
+    )
     time.sleep(0.2)
     line = [entry for entry in every_one.log_lines() if entry.get("episode") == "logged"][-1]
     assert line["seq"] == [3, 5] and line["status"] == 200 and line["path"] == "/observe" and line["skipped"] == 1
@@ -178,23 +199,39 @@ def test_many_episodes_and_concurrent_posts_to_one_lose_and_double_nothing(every
 
     def upload(episode: str, numbers: list[int]) -> None:
         for number in numbers:  # every number sent twice, from different threads, with different inputs
-            client.post(url + "/observe", headers=JSON, content=json.dumps(
-                {"episode_id": episode, "frames": [{"seq": number, "inputs": f"{episode}:{number}"}]}))
+            client.post(
+                url + "/observe",
+                headers=JSON,
+                content=json.dumps(
+                    {"episode_id": episode, "frames": [{"seq": number, "inputs": f"{episode}:{number}"}]}
+                ),
+            )
 
     try:
         with concurrent.futures.ThreadPoolExecutor(16) as pool:
-            acts = {f"many-{n}": pool.submit(client.post, url + "/act", headers=JSON, content=json.dumps(
-                {"episode_id": f"many-{n}", "seq": 6, "inputs": "own"})) for n in range(12)}
-            jobs = [pool.submit(upload, f"many-{n}", order) for n in range(12)
-                    for order in ([0, 2, 4, 1, 3, 5], [5, 4, 3, 2, 1, 0])]
+            acts = {
+                f"many-{n}": pool.submit(
+                    client.post,
+                    url + "/act",
+                    headers=JSON,
+                    content=json.dumps({"episode_id": f"many-{n}", "seq": 6, "inputs": "own"}),
+                )
+                for n in range(12)
+            }
+            jobs = [
+                pool.submit(upload, f"many-{n}", order)
+                for n in range(12)
+                for order in ([0, 2, 4, 1, 3, 5], [5, 4, 3, 2, 1, 0])
+            ]
             for job in jobs:
                 job.result(30)
             for episode, act in acts.items():
                 handed = act.result(30).json()["outputs"]
                 assert handed["steps"] == [0, 1, 2, 3, 4, 5, 6]
                 assert handed["observations"] == [f"{episode}:{n}" for n in range(6)] + ["own"]
-                assert client.post(url + "/observe", headers=JSON,
-                                   content=json.dumps({"episode_id": episode})).json() == {"through": 6}
+                assert client.post(
+                    url + "/observe", headers=JSON, content=json.dumps({"episode_id": episode})
+                ).json() == {"through": 6}
     finally:
         client.close()
 
@@ -204,8 +241,10 @@ def _slow_post(url: str, done: dict[str, Any]) -> None:
     host, port = url.removeprefix("http://").split(":")
     body = json.dumps({"episode_id": "late", "frames": [{"seq": 0, "inputs": 0}]}).encode()
     with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(b"POST /observe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:10])
+        sock.sendall(
+            b"POST /observe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:10]
+        )
         done["headers_sent"].set()
         done["go"].wait(10)
         sock.sendall(body[10:])
@@ -252,9 +291,22 @@ def assert_stream_error_shape(answer: httpx.Response, reason: str) -> None:
 
 def test_the_example_uploader_sees_the_envelopes_it_expects() -> None:
     with running(worker("--policy", str(POLICY), "--wait-s", "0.5", "--quiet")) as process:
-        done = subprocess.run([sys.executable, str(REPO / "examples" / "uploader.py"), "--worker", process.url,
-                               "--policy", str(POLICY), "--acts", "3,6,9,10,15,40"],
-                              capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(REPO / "examples" / "uploader.py"),
+                "--worker",
+                process.url,
+                "--policy",
+                str(POLICY),
+                "--acts",
+                "3,6,9,10,15,40",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         assert process.stop() == 0
     assert done.returncode == 0, done.stdout + done.stderr
     assert "6 acts matched, 0 did not" in done.stdout
@@ -265,17 +317,21 @@ def test_the_example_uploader_sees_the_envelopes_it_expects() -> None:
 def test_without_the_http_extra_it_is_one_line(argv: list[str]) -> None:
     blocked = "import sys; sys.modules['starlette'] = sys.modules['uvicorn'] = sys.modules['httpx'] = None; "
     run = f"from seq_io.cli import main; sys.exit(main({argv!r}))"
-    done = subprocess.run([sys.executable, "-c", blocked + run], capture_output=True, text=True, timeout=60,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", blocked + run], capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "pip install 'sequences-io-spec[http]'" in done.stderr
 
 
-@pytest.mark.parametrize(("policy", "words"), [
-    ('{"observations": {"every": 1}}', "$: "),
-    ('{"handler_ref": "x", "observations": {"every": 1, "unit": "seconds"}}', "schedule.rate-required"),
-    ("{", "wire.json-syntax"),
-])
+@pytest.mark.parametrize(
+    ("policy", "words"),
+    [
+        ('{"observations": {"every": 1}}', "$: "),
+        ('{"handler_ref": "x", "observations": {"every": 1, "unit": "seconds"}}', "schedule.rate-required"),
+        ("{", "wire.json-syntax"),
+    ],
+)
 def test_a_bad_policy_is_a_message_and_exit_2(tmp_path: Path, policy: str, words: str) -> None:
     path = tmp_path / "policy.json"
     path.write_text(policy)

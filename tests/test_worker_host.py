@@ -30,8 +30,10 @@ def test_an_act_arriving_after_its_predecessors_deadline_gets_its_own_answer() -
         clock.now += 1.5  # past the first act's deadline (1.0 real s), before any timer ran
         second = asyncio.create_task(keeper.act({"episode_id": "e", "seq": 1, "inputs": "b"}))
         await asyncio.sleep(0.05)  # long enough for the answers to travel, far shorter than the 1 s timer
-        assert first.done() and first.result().body["error"]["details"] == {"reason": "frames_missing",
-                                                                           "missing": [0, 1]}
+        assert first.done() and first.result().body["error"]["details"] == {
+            "reason": "frames_missing",
+            "missing": [0, 1],
+        }
         assert not second.done() and keeper.waiting() == ["e"]
         assert keeper.observe({"episode_id": "e", "frames": [{"seq": 0, "inputs": "z"}]}).body == {"through": 0}
         assert (await asyncio.wait_for(second, 1)).body == {"outputs": {"observations": ["z", "b"], "steps": [0, 1]}}

@@ -20,8 +20,11 @@ NUMBER = "int | float"
 
 def widen_floats(code: str) -> str:
     """The module's text with each `float` that is read written `int | float`."""
-    found = [(node.lineno, node.col_offset, node.end_col_offset) for node in ast.walk(ast.parse(code))
-             if isinstance(node, ast.Name) and node.id == "float" and isinstance(node.ctx, ast.Load)]
+    found = [
+        (node.lineno, node.col_offset, node.end_col_offset)
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Name) and node.id == "float" and isinstance(node.ctx, ast.Load)
+    ]
     lines = code.encode("utf-8").splitlines(keepends=True)  # ast counts UTF-8 bytes, and lines as bytes split them
     for row, start, end in sorted(found, reverse=True):  # from the end, so earlier positions stay valid
         line = lines[row - 1]

@@ -41,16 +41,23 @@ def run_generator(output: Path) -> None:
 
 def collision_names(folder: Path) -> list[str]:
     """Class names with a numeric suffix in the generated modules."""
-    return [f"{path.name}: {name}" for path in sorted(folder.glob("*.py"))
-            for name in _COLLISION.findall(path.read_text(encoding="utf-8"))]
+    return [
+        f"{path.name}: {name}"
+        for path in sorted(folder.glob("*.py"))
+        for name in _COLLISION.findall(path.read_text(encoding="utf-8"))
+    ]
 
 
 def drift(expected: Path, actual: Path) -> list[str]:
     """Files that differ, are missing or are extra between two generated folders."""
     names = {p.name for p in expected.glob("*.py")} | {p.name for p in actual.glob("*.py")}
-    return sorted(name for name in names
-                  if not (expected / name).exists() or not (actual / name).exists()
-                  or not filecmp.cmp(expected / name, actual / name, shallow=False))
+    return sorted(
+        name
+        for name in names
+        if not (expected / name).exists()
+        or not (actual / name).exists()
+        or not filecmp.cmp(expected / name, actual / name, shallow=False)
+    )
 
 
 def generate() -> int:
@@ -84,8 +91,11 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m seq_io_maint.generate generate|check", file=sys.stderr)
         return 2
     if locate.checkout_root() is None:
-        print("seq_io_maint.generate: the models are generated in a checkout (an editable install), not from an "
-              "installed package", file=sys.stderr)
+        print(
+            "seq_io_maint.generate: the models are generated in a checkout (an editable install), not from an "
+            "installed package",
+            file=sys.stderr,
+        )
         return 2
     return generate() if args == ["generate"] else check()
 

@@ -53,8 +53,11 @@ def main(argv: list[str]) -> int:
         print("usage: python -m seq_io_maint.schema_limits generate|check", file=sys.stderr)
         return 2
     if locate.checkout_root() is None:
-        print("schema_limits: the schemas are generated in a checkout (an editable install), not from an installed "
-              "package", file=sys.stderr)
+        print(
+            "schema_limits: the schemas are generated in a checkout (an editable install), not from an installed "
+            "package",
+            file=sys.stderr,
+        )
         return 2
     try:
         changed = drift()
@@ -67,8 +70,10 @@ def main(argv: list[str]) -> int:
             print(f"wrote {path.relative_to(CHECKOUT)}")
         return 0
     for path in changed:
-        print(f"{path.relative_to(CHECKOUT)}: a bound annotated x-limits differs from spec/contract.json: run "
-              "`python -m seq_io_maint.schema_limits generate` and review the diff")
+        print(
+            f"{path.relative_to(CHECKOUT)}: a bound annotated x-limits differs from spec/contract.json: run "
+            "`python -m seq_io_maint.schema_limits generate` and review the diff"
+        )
     if not changed:
         print("every x-limits bound of spec/schemas/ equals spec/contract.json")
     return 1 if changed else 0

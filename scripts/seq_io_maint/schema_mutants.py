@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator
 JsonObject = dict[str, Any]
 
 OPERATORS: dict[str, str] = {
-    "type-widened": "`type` admits one more JSON type: + \"null\", + \"string\" (at the root and below)",
+    "type-widened": '`type` admits one more JSON type: + "null", + "string" (at the root and below)',
     "type-narrowed": "one JSON type dropped from a `type` list",
     "integer-number": "`type` integer → number, or number → integer",
     "bound": "a bound (minimum, maximum, exclusive*, min/maxItems, min/maxLength, min/maxProperties) ± 1",
@@ -33,7 +33,7 @@ OPERATORS: dict[str, str] = {
     "enum-dropped": "one member dropped from an `enum`",
     "enum-case": "the upper-case spelling of a string member added to an `enum` (a near miss)",
     "enum-added": "a wrong value added to an `enum`: null where nothing admits it yet; 0, unassigned bits and a "
-                  "combination of two in an integer (flags) enum",
+    "combination of two in an integer (flags) enum",
     "const": "`const` removed, or its value changed (a boolean negated, a string upper-cased)",
     "required-dropped": "one name dropped from `required`",
     "additionalProperties-removed": "`additionalProperties` removed (a closed object opened, a value schema dropped)",
@@ -53,11 +53,25 @@ OPERATORS: dict[str, str] = {
 }
 """Every mutation operator, name → what it changes. The names are part of each mutant's id."""
 
-BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength",
-          "maxLength", "minProperties", "maxProperties")
+BOUNDS = (
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "minProperties",
+    "maxProperties",
+)
 COUNTS = frozenset({"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"})
-SWAP_BOUND = {"minimum": "exclusiveMinimum", "exclusiveMinimum": "minimum", "maximum": "exclusiveMaximum",
-              "exclusiveMaximum": "maximum"}
+SWAP_BOUND = {
+    "minimum": "exclusiveMinimum",
+    "exclusiveMinimum": "minimum",
+    "maximum": "exclusiveMaximum",
+    "exclusiveMaximum": "maximum",
+}
 SUBSCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
 SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 SUBSCHEMA_ONE = ("additionalProperties", "items", "not", "if", "then", "else", "propertyNames", "contains")
@@ -112,8 +126,9 @@ def _admits_all_of(branch: Any) -> frozenset[str]:
     return frozenset([kind] if isinstance(kind, str) else kind)
 
 
-def _subschemas(node: Any, steps: tuple[str | int, ...] = (), admitted_beside: frozenset[str] = frozenset(),
-                names: bool = False) -> Iterator[_Site]:
+def _subschemas(
+    node: Any, steps: tuple[str | int, ...] = (), admitted_beside: frozenset[str] = frozenset(), names: bool = False
+) -> Iterator[_Site]:
     """Every subschema object of a schema, with its location (keywords holding data are not descended into)."""
     if not isinstance(node, dict):
         return
@@ -126,8 +141,11 @@ def _subschemas(node: Any, steps: tuple[str | int, ...] = (), admitted_beside: f
         for index, child in enumerate(branches):
             # Inside an anyOf branch, what the enclosing anyOf admits beside this node is admitted beside its own
             # branches too (`max_delta`: an anyOf of a number and an array, inside a nullable anyOf).
-            beside = admitted_beside.union(*(_admits_all_of(b) for i, b in enumerate(branches) if i != index)) \
-                if keyword == "anyOf" else frozenset()
+            beside = (
+                admitted_beside.union(*(_admits_all_of(b) for i, b in enumerate(branches) if i != index))
+                if keyword == "anyOf"
+                else frozenset()
+            )
             yield from _subschemas(child, (*steps, keyword, index), beside)
     for keyword in SUBSCHEMA_ONE:
         if keyword in node:
@@ -141,6 +159,7 @@ Edit = tuple[str, str, Callable[[JsonObject], None]]
 def _set(keyword: str, value: Any) -> Callable[[JsonObject], None]:
     def change(node: JsonObject) -> None:
         node[keyword] = value
+
     return change
 
 
@@ -148,12 +167,14 @@ def _drop(*keywords: str) -> Callable[[JsonObject], None]:
     def change(node: JsonObject) -> None:
         for keyword in keywords:
             node.pop(keyword, None)
+
     return change
 
 
 def _rename(old: str, new: str) -> Callable[[JsonObject], None]:
     def change(node: JsonObject) -> None:
         node[new] = node.pop(old)
+
     return change
 
 
@@ -346,7 +367,7 @@ def pattern_edits(pattern: str) -> Iterator[PatternEdit]:
     if pattern.startswith("^"):
         yield "regex-anchor", "^ removed", pattern[1:]
     if pattern.endswith(end_anchor):
-        yield "regex-anchor", f"{end_anchor} removed", pattern[:-len(end_anchor)]
+        yield "regex-anchor", f"{end_anchor} removed", pattern[: -len(end_anchor)]
     elif pattern.endswith("$") and not pattern.endswith("\\$"):
         yield "regex-anchor", "$ removed", pattern[:-1]
     while index < len(pattern):
@@ -379,18 +400,24 @@ def pattern_edits(pattern: str) -> Iterator[PatternEdit]:
 def _class_edits(pattern: str, members: list[_Member]) -> Iterator[PatternEdit]:
     if len(members) > 1:
         for member in members:
-            dropped = pattern[member.start:member.end]
-            yield "regex-class", f"{_show(dropped)} dropped at {member.start}", \
-                _splice(pattern, member.start, member.end, "")
+            dropped = pattern[member.start : member.end]
+            yield (
+                "regex-class",
+                f"{_show(dropped)} dropped at {member.start}",
+                _splice(pattern, member.start, member.end, ""),
+            )
     for member in members:
         if member.low is None or member.high is None or member.high <= member.low:
             continue
-        low_text, high_text = pattern[member.start:member.dash], pattern[member.dash + 1:member.end]
+        low_text, high_text = pattern[member.start : member.dash], pattern[member.dash + 1 : member.end]
         narrowed_low = _code(member.low + 1) + "-" + high_text
         narrowed_high = low_text + "-" + _code(member.high - 1)
         for new in (narrowed_low, narrowed_high):
-            yield "regex-range", f"{_show(pattern[member.start:member.end])} -> {_show(new)} at {member.start}", \
-                _splice(pattern, member.start, member.end, new)
+            yield (
+                "regex-range",
+                f"{_show(pattern[member.start : member.end])} -> {_show(new)} at {member.start}",
+                _splice(pattern, member.start, member.end, new),
+            )
 
 
 def _alternative_edits(pattern: str, opening: int, bars: list[int], closing: int) -> Iterator[PatternEdit]:
@@ -431,8 +458,7 @@ def _quantifier_edits(pattern: str, index: int) -> Iterator[PatternEdit]:
             if top is not None:
                 variants += [f"{{{low},{top + 1}}}"] + ([f"{{{low},{top - 1}}}"] if top - 1 >= low else [])
         for new in variants:
-            yield "regex-quantifier", f"{match.group(0)} -> {new} at {index}", \
-                _splice(pattern, index, match.end(), new)
+            yield "regex-quantifier", f"{match.group(0)} -> {new} at {index}", _splice(pattern, index, match.end(), new)
 
 
 # -- all mutants -------------------------------------------------------------------------------------------------

@@ -26,16 +26,31 @@ from seq_io.reference.validation import checking_contract
 MAX_STEP = 2**53 - 1
 WAIT_S = 10.0
 ERROR_STATUS = {
-    "stream.invalid-body": 400, "stream.invalid-skipped": 400, "stream.seq-required": 400,
-    "stream.episode-required": 400, "stream.act-not-after-previous": 409, "stream.act-waiting": 409,
-    "stream.frames-missing": 409, "stream.episode-ended": 410, "stream.frames-over-limit": 413,
-    "stream.act-over-limit": 413, "stream.too-many-episodes": 503,
+    "stream.invalid-body": 400,
+    "stream.invalid-skipped": 400,
+    "stream.seq-required": 400,
+    "stream.episode-required": 400,
+    "stream.act-not-after-previous": 409,
+    "stream.act-waiting": 409,
+    "stream.frames-missing": 409,
+    "stream.episode-ended": 410,
+    "stream.frames-over-limit": 413,
+    "stream.act-over-limit": 413,
+    "stream.too-many-episodes": 503,
 }
-CONTRACT_LIMITS = {"MAX_STREAM_FRAMES": 1024, "MAX_STREAM_BYTES": 67108864, "MAX_WORKER_STREAM_BYTES": 1073741824,
-                   "MAX_EPISODES": 1024}
+CONTRACT_LIMITS = {
+    "MAX_STREAM_FRAMES": 1024,
+    "MAX_STREAM_BYTES": 67108864,
+    "MAX_WORKER_STREAM_BYTES": 1073741824,
+    "MAX_EPISODES": 1024,
+}
 """spec/contract.json's limits, and MAX_EPISODES as this package's keepers set it (STR-LIMIT-EPISODES)."""
-LIMIT_RANGES = {"MAX_STREAM_FRAMES": 1_000_000, "MAX_STREAM_BYTES": MAX_STEP, "MAX_WORKER_STREAM_BYTES": MAX_STEP,
-                "MAX_EPISODES": MAX_STEP}
+LIMIT_RANGES = {
+    "MAX_STREAM_FRAMES": 1_000_000,
+    "MAX_STREAM_BYTES": MAX_STEP,
+    "MAX_WORKER_STREAM_BYTES": MAX_STEP,
+    "MAX_EPISODES": MAX_STEP,
+}
 """The largest value a scenario may give each limit (STR-SETUP); the least is 1."""
 OPERATIONS = ("observe", "act", "advance")
 
@@ -70,8 +85,14 @@ def schedule_of(declaration: Any) -> Sched | None:
         else:
             alone.append(key)
     every = declaration.get("every")
-    return Sched(windows, fed, alone, None if every is None else max(1, int(every)), streams is None,
-                 declaration.get("pad", "repeat_first"))
+    return Sched(
+        windows,
+        fed,
+        alone,
+        None if every is None else max(1, int(every)),
+        streams is None,
+        declaration.get("pad", "repeat_first"),
+    )
 
 
 def picks(s: Sched | None, t: int, t_prev: int) -> list[tuple[int, list[str] | None]]:
@@ -256,8 +277,11 @@ class Model:
     def crosses(self, after: Episode, others: int) -> str | None:
         """The first limit the episode's state `after` would be above (STR-LIMIT-CHECK), `others` being the bytes
         the other episodes hold."""
-        for name, quantity in (("MAX_STREAM_FRAMES", remembered(after)), ("MAX_STREAM_BYTES", held_bytes(after)),
-                               ("MAX_WORKER_STREAM_BYTES", others + held_bytes(after))):
+        for name, quantity in (
+            ("MAX_STREAM_FRAMES", remembered(after)),
+            ("MAX_STREAM_BYTES", held_bytes(after)),
+            ("MAX_WORKER_STREAM_BYTES", others + held_bytes(after)),
+        ):
             if quantity > self.limits[name]:
                 return name
         return None
@@ -272,8 +296,12 @@ class Model:
         for e in self.episodes.values():
             if e.waiting is not None and e.waiting["deadline"] < now:
                 missing = [n for n in needed(self.s, e.waiting["t"], e.last_act) if n not in e.acc]
-                self.outcomes[e.waiting["index"]] = {"error": "stream.frames-missing", "status": 409,
-                                                     "missing": missing, "at": index}
+                self.outcomes[e.waiting["index"]] = {
+                    "error": "stream.frames-missing",
+                    "status": 409,
+                    "missing": missing,
+                    "at": index,
+                }
                 e.waiting = None
         ended = []
         if self.idle is not None:

@@ -33,15 +33,20 @@ def _validate(args: argparse.Namespace) -> int:
         print(f"iospec: no type {args.type!r}; known types: {', '.join(the_contract.type_names)}", file=sys.stderr)
         return 2
     try:
-        data = (read_bounded_stream(sys.stdin.buffer, MAX_DOCUMENT_BYTES) if args.file == "-"
-                else read_bounded_bytes(args.file, MAX_DOCUMENT_BYTES))
+        data = (
+            read_bounded_stream(sys.stdin.buffer, MAX_DOCUMENT_BYTES)
+            if args.file == "-"
+            else read_bounded_bytes(args.file, MAX_DOCUMENT_BYTES)
+        )
         text = decode_utf8(data)
     except UnreadableFile as error:
         print(f"iospec: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
     except TooLarge as error:
-        print(f"{args.file}: $: the document holds {error}, more than the {MAX_DOCUMENT_BYTES:,} bytes this reader "
-              f"accepts (spec/validation.md, \"Limits\") [{READER_TOO_LARGE}]")
+        print(
+            f"{args.file}: $: the document holds {error}, more than the {MAX_DOCUMENT_BYTES:,} bytes this reader "
+            f'accepts (spec/validation.md, "Limits") [{READER_TOO_LARGE}]'
+        )
         return 1
     outcome = the_contract.validate_text(args.type, text)
     for issue in outcome.issues:
@@ -91,8 +96,10 @@ def _vectors(args: argparse.Namespace) -> int:
         row = [totals[(name, k)] for k in ("valid", "invalid", "pass", "fail")]
         print(f"{name:<22}{row[0] + row[1]:>7}{row[0]:>7}{row[1]:>9}{row[2]:>7}{row[3]:>6}")
     all_rows = [sum(totals[(n, k)] for n in types) for k in ("valid", "invalid", "pass", "fail")]
-    print(f"{'all ' + str(len(types)) + ' types':<22}{all_rows[0] + all_rows[1]:>7}{all_rows[0]:>7}{all_rows[1]:>9}"
-          f"{all_rows[2]:>7}{all_rows[3]:>6}")
+    print(
+        f"{'all ' + str(len(types)) + ' types':<22}{all_rows[0] + all_rows[1]:>7}{all_rows[0]:>7}{all_rows[1]:>9}"
+        f"{all_rows[2]:>7}{all_rows[3]:>6}"
+    )
     for failure in failures[: args.show]:
         print("FAIL", failure)
     print(f"{all_rows[2]} passed, {all_rows[3]} failed")
@@ -128,8 +135,11 @@ def _assign_in_file(path: Path, ledger: set[str]) -> list[str]:
 def _assign_ids(args: argparse.Namespace) -> int:
     """Replace each `id: new` with the file's next unused id and record it in the ledger."""
     if locate.checkout_root() is None:
-        print("iospec ids: ids are assigned in a checkout of the spec (an editable install); the installed "
-              "package's vectors and ledger are read-only", file=sys.stderr)
+        print(
+            "iospec ids: ids are assigned in a checkout of the spec (an editable install); the installed "
+            "package's vectors and ledger are read-only",
+            file=sys.stderr,
+        )
         return 2
     ledger = vectors.read_ledger()
     added: list[str] = []
@@ -185,17 +195,23 @@ def _where(_: argparse.Namespace) -> int:
     root = locate.data_root()
     source = "the checkout (editable install)" if locate.checkout_root() else "the installed package"
     print(f"data:        {root}  ({source})")
-    for label, path in (("schemas:", "spec/schemas"), ("contract:", "spec/contract.json"),
-                        ("vectors:", "conformance/vectors"), ("bundle:", "conformance/vectors.json"),
-                        ("protocol:", "conformance/protocol"), ("releases:", "spec/releases")):
+    for label, path in (
+        ("schemas:", "spec/schemas"),
+        ("contract:", "spec/contract.json"),
+        ("vectors:", "conformance/vectors"),
+        ("bundle:", "conformance/vectors.json"),
+        ("protocol:", "conformance/protocol"),
+        ("releases:", "spec/releases"),
+    ):
         print(f"{label:<12} {root / path}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="iospec", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action=_VersionAction, nargs=0,
-                        help="print the package version and the contract version, and exit")
+    parser.add_argument(
+        "--version", action=_VersionAction, nargs=0, help="print the package version and the contract version, and exit"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     validate = commands.add_parser("validate", help="validate a JSON file against a contract type")
     validate.add_argument("type", help="a type name, e.g. Observations")
@@ -205,14 +221,20 @@ def build_parser() -> argparse.ArgumentParser:
     run_vectors.add_argument("--show", type=int, default=20, help="how many failures to print (default 20)")
     run_vectors.set_defaults(func=_vectors)
     lint = commands.add_parser("lint", help="check the vector files' shape, ids, rule names and citations")
-    lint.add_argument("--vectors", type=Path, default=vectors.VECTORS_DIR, metavar="DIR",
-                      help="the folder of vector files (default: conformance/vectors)")
+    lint.add_argument(
+        "--vectors",
+        type=Path,
+        default=vectors.VECTORS_DIR,
+        metavar="DIR",
+        help="the folder of vector files (default: conformance/vectors)",
+    )
     lint.set_defaults(func=_lint)
     ids = commands.add_parser("ids", help="assign ids to cases written `id: new` (in the files named, or all)")
     ids.add_argument("files", nargs="*", help="vector files to assign ids in (default: every vector file)")
     ids.set_defaults(func=_assign_ids)
-    commands.add_parser("where", help="print where the spec, the schemas and the vectors are on disk"
-                        ).set_defaults(func=_where)
+    commands.add_parser("where", help="print where the spec, the schemas and the vectors are on disk").set_defaults(
+        func=_where
+    )
     rule_coverage.register(commands)
     timeline.register(commands)
     runner.register(commands)

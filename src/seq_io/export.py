@@ -59,8 +59,16 @@ def render(root: Path = VECTORS_DIR) -> str:
 
 
 def _drift(current: str, wanted: str, name: str) -> str:
-    lines = list(difflib.unified_diff(current.splitlines(), wanted.splitlines(), f"{name} (on disk)",
-                                      f"{name} (from the YAML files)", n=1, lineterm=""))
+    lines = list(
+        difflib.unified_diff(
+            current.splitlines(),
+            wanted.splitlines(),
+            f"{name} (on disk)",
+            f"{name} (from the YAML files)",
+            n=1,
+            lineterm="",
+        )
+    )
     shown = "\n".join(lines[:40]) + (f"\n… {len(lines) - 40} more diff lines" if len(lines) > 40 else "")
     return f"{name} is stale: run `iospec export` (make export) and commit the result\n{shown}"
 
@@ -68,8 +76,11 @@ def _drift(current: str, wanted: str, name: str) -> str:
 def _export(args: argparse.Namespace) -> int:
     output: Path = args.output
     if not args.check and output == BUNDLE and locate.checkout_root() is None:
-        print("iospec export: the installed package's conformance/vectors.json is read-only: name a file with "
-              "--output (or work in a checkout)", file=sys.stderr)
+        print(
+            "iospec export: the installed package's conformance/vectors.json is read-only: name a file with "
+            "--output (or work in a checkout)",
+            file=sys.stderr,
+        )
         return 2
     try:
         text = render(args.vectors)
@@ -80,8 +91,7 @@ def _export(args: argparse.Namespace) -> int:
         try:
             current = output.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            print(f"iospec export: {relative(output)} cannot be read ({error}): run `iospec export`",
-                  file=sys.stderr)
+            print(f"iospec export: {relative(output)} cannot be read ({error}): run `iospec export`", file=sys.stderr)
             return 1
         if current != text:
             print(_drift(current, text, relative(output)), file=sys.stderr)
@@ -100,17 +110,25 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; fail when the bundle differs from what the YAML files give")
-    parser.add_argument("--output", type=Path, default=BUNDLE, metavar="FILE",
-                        help="the bundle (default: conformance/vectors.json)")
-    parser.add_argument("--vectors", type=Path, default=VECTORS_DIR, metavar="DIR",
-                        help="the folder of vector files (default: conformance/vectors)")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; fail when the bundle differs from what the YAML files give"
+    )
+    parser.add_argument(
+        "--output", type=Path, default=BUNDLE, metavar="FILE", help="the bundle (default: conformance/vectors.json)"
+    )
+    parser.add_argument(
+        "--vectors",
+        type=Path,
+        default=VECTORS_DIR,
+        metavar="DIR",
+        help="the folder of vector files (default: conformance/vectors)",
+    )
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser("export", help="write every vector file into one JSON bundle "
-                                                "(conformance/vectors.json); --check fails on drift")
+    parser = commands.add_parser(
+        "export", help="write every vector file into one JSON bundle (conformance/vectors.json); --check fails on drift"
+    )
     add_arguments(parser)
     parser.set_defaults(func=_export)
 

@@ -68,14 +68,18 @@ def conformance_root() -> Path:
 def data_problem() -> str | None:
     """None when the data is all there, else one sentence saying what is missing and what to do."""
     if _package_folder() is None:
-        return (f"the package {PACKAGE} is imported from an archive ({resources.files(PACKAGE)}), so its data "
-                "files cannot be read: install the wheel into a folder (pip install) instead")
+        return (
+            f"the package {PACKAGE} is imported from an archive ({resources.files(PACKAGE)}), so its data "
+            "files cannot be read: install the wheel into a folder (pip install) instead"
+        )
     root = data_root()
     missing = [name for name in NEEDED if not (root / name).exists()]
     if not missing:
         return None
-    return (f"the package's data is missing: {root} has no {', '.join(missing)}; the installation is incomplete, "
-            "reinstall sequences-io-spec from its wheel (or work in a checkout with an editable install)")
+    return (
+        f"the package's data is missing: {root} has no {', '.join(missing)}; the installation is incomplete, "
+        "reinstall sequences-io-spec from its wheel (or work in a checkout with an editable install)"
+    )
 
 
 def contract_version() -> str:

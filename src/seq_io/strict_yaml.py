@@ -71,11 +71,16 @@ def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     except UnreadableFile as error:
         if error.kind is None:
             raise YamlError(str(path), 1, f"cannot read the file: {error}") from None
-        raise YamlError(str(path), 1, f"not a regular file ({error.kind}): a vector file must be a plain file, and "
-                                      "this one is refused without being read") from None
+        raise YamlError(
+            str(path),
+            1,
+            f"not a regular file ({error.kind}): a vector file must be a plain file, and "
+            "this one is refused without being read",
+        ) from None
     except TooLarge:
-        raise YamlError(str(path), 1, f"the file has more than {limit} bytes; a vector file may have at most "
-                                      f"{limit}") from None
+        raise YamlError(
+            str(path), 1, f"the file has more than {limit} bytes; a vector file may have at most {limit}"
+        ) from None
 
 
 def load_file(path: Path) -> Loaded:
@@ -99,9 +104,13 @@ def load_text(text: str, file: str = "<text>") -> Loaded:
                 depth += 1
                 if depth > MAX_DEPTH:
                     line = event.start_mark.line + 1 if event.start_mark else 1
-                    raise YamlError(file, line, f"the values are nested deeper than {MAX_DEPTH} levels (sequences "
-                                                "and mappings): refused before it is built; write a deep instance "
-                                                "as `json:` text")
+                    raise YamlError(
+                        file,
+                        line,
+                        f"the values are nested deeper than {MAX_DEPTH} levels (sequences "
+                        "and mappings): refused before it is built; write a deep instance "
+                        "as `json:` text",
+                    )
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
         node = yaml.compose(text, Loader=_LOADER)
@@ -148,8 +157,12 @@ def _build_mapping(node: yaml.MappingNode, path: tuple[str | int, ...], loaded: 
         if not isinstance(key, str):
             raise YamlError(file, line, "every key must be a string (quote it: JSON keys are strings)")
         if key in first_line:
-            raise YamlError(file, line, f"the key {key!r} appears twice in one mapping (lines {first_line[key]} and "
-                                        f"{line}); YAML readers disagree on which wins, so duplicates are refused")
+            raise YamlError(
+                file,
+                line,
+                f"the key {key!r} appears twice in one mapping (lines {first_line[key]} and "
+                f"{line}); YAML readers disagree on which wins, so duplicates are refused",
+            )
         first_line[key] = line
         out[key] = _build(value_node, (*path, key), loaded, file)
     return out
@@ -162,9 +175,13 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
     tag = node.tag.removeprefix(_STANDARD)
     if tag == "str":
         if _JSON_FLOAT.fullmatch(text):
-            raise YamlError(file, line, f"{text} is read as a string by YAML 1.1 but as a number by JSON: write it so "
-                                        "every YAML reader agrees: as an integer, with a decimal point and a signed "
-                                        "exponent (1.5e+3), or quoted")
+            raise YamlError(
+                file,
+                line,
+                f"{text} is read as a string by YAML 1.1 but as a number by JSON: write it so "
+                "every YAML reader agrees: as an integer, with a decimal point and a signed "
+                "exponent (1.5e+3), or quoted",
+            )
         return text
     if tag == "null":
         if text in ("null", ""):
@@ -179,12 +196,20 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
     if tag == "float" and _JSON_FLOAT.fullmatch(text):
         value = number_value(text)  # the contract's value model: 9007199254740993.0 is that integer exactly
         if isinstance(value, float) and not math.isfinite(value):
-            raise YamlError(file, line, f"{text} overflows a binary64 double (it would be read as infinity): a "
-                                        "vector cannot hold it as a number; give the exact text in `json:` instead")
+            raise YamlError(
+                file,
+                line,
+                f"{text} overflows a binary64 double (it would be read as infinity): a "
+                "vector cannot hold it as a number; give the exact text in `json:` instead",
+            )
         return value
     if tag in ("int", "float"):
-        raise YamlError(file, line, f"{text!r} is not a JSON number (octal, hex, sexagesimal, underscores, .nan and "
-                                    ".inf are refused): write it as JSON would, or quote it")
+        raise YamlError(
+            file,
+            line,
+            f"{text!r} is not a JSON number (octal, hex, sexagesimal, underscores, .nan and "
+            ".inf are refused): write it as JSON would, or quote it",
+        )
     if tag == "timestamp":
         raise YamlError(file, line, f"{text!r} would be read as a date: quote it")
     raise YamlError(file, line, f"the tag {node.tag!r} is not allowed: vector files hold plain JSON values")

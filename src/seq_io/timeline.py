@@ -175,16 +175,27 @@ def build(declaration: object, rate: float | None, acts: Sequence[int]) -> Timel
     rows = _rows(declaration, schedule)
     cells_drawn = max(1, len(rows)) * (acts[-1] + 1)
     if cells_drawn > MAX_CELLS:
-        raise TimelineError(f"the timeline would have {cells_drawn} cells ({len(rows)} row(s) x steps 0 to "
-                            f"{acts[-1]}); at most {MAX_CELLS} are drawn: give acts at smaller steps", 2)
+        raise TimelineError(
+            f"the timeline would have {cells_drawn} cells ({len(rows)} row(s) x steps 0 to "
+            f"{acts[-1]}); at most {MAX_CELLS} are drawn: give acts at smaller steps",
+            2,
+        )
     row_of = {row.key: index for index, row in enumerate(rows)}
     reads: dict[tuple[int, int], Counter[int]] = {}
     upload: dict[tuple[int, int], int] = {}
     drawn: list[Act] = []
     for index, t in enumerate(acts):
         t_prev = acts[index - 1] if index else -1
-        act = Act(index, t, t_prev, sch.picks(schedule, t, t_prev), sch.needed(schedule, t, t_prev),
-                  sch.wanted(schedule, t_prev, t), sch.keeps_from(schedule, t), _before_zero(schedule, t))
+        act = Act(
+            index,
+            t,
+            t_prev,
+            sch.picks(schedule, t, t_prev),
+            sch.needed(schedule, t, t_prev),
+            sch.wanted(schedule, t_prev, t),
+            sch.keeps_from(schedule, t),
+            _before_zero(schedule, t),
+        )
         for step, keys in act.picks:
             for key in _row_keys(keys):
                 reads.setdefault((row_of[key], step), Counter())[index] += 1
@@ -192,8 +203,10 @@ def build(declaration: object, rate: float | None, acts: Sequence[int]) -> Timel
             for key in _row_keys(keys):
                 upload[row_of[key], step] = index
         drawn.append(act)
-    cells = {where: Cell(tuple(sorted(reads.get(where, Counter()).items())), upload.get(where))
-             for where in reads.keys() | upload.keys()}
+    cells = {
+        where: Cell(tuple(sorted(reads.get(where, Counter()).items())), upload.get(where))
+        for where in reads.keys() | upload.keys()
+    }
     return Timeline(rows, drawn, None if schedule is None else schedule.pad, sch.reads_past(schedule), cells)
 
 
@@ -227,8 +240,7 @@ def _columns(timeline: Timeline, fold: bool) -> list[Column]:
             while end < timeline.last and _signature(timeline, end + 1) == alike:
                 end += 1
         if end - step + 1 >= _FOLD_MIN_RUN:
-            columns += [Column("step", step, step), Column("run", step + 1, end - 1),
-                        Column("step", end, end)]
+            columns += [Column("step", step, step), Column("run", step + 1, end - 1), Column("step", end, end)]
         else:
             columns += [Column("step", s, s) for s in range(step, end + 1)]
         step = end + 1
@@ -248,8 +260,7 @@ def shown(key: str | None) -> str:
 
 def _width(text: str) -> int:
     """Terminal columns taken by `text` (wide East Asian characters take two, combining marks none)."""
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-               for ch in text)
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _fit(text: str, width: int) -> str:
@@ -270,8 +281,9 @@ def _row_labels(timeline: Timeline) -> list[str]:
 
 def _readers(timeline: Timeline, cell: Cell) -> str:
     """`A x2, B (t=5)`-style list of the acts reading a cell."""
-    return ", ".join(f"{timeline.acts[i].label} (t={timeline.acts[i].t})" + (f" x{n}" if n > 1 else "")
-                     for i, n in cell.reads)
+    return ", ".join(
+        f"{timeline.acts[i].label} (t={timeline.acts[i].t})" + (f" x{n}" if n > 1 else "") for i, n in cell.reads
+    )
 
 
 def _header(timeline: Timeline) -> str:
@@ -279,17 +291,28 @@ def _header(timeline: Timeline) -> str:
     labels = acts[0].label if len(acts) == 1 else f"{acts[0].label}-{acts[-1].label}"
     pad = "nothing declared" if timeline.pad is None else f"pad {timeline.pad}"
     steps = ", ".join(str(act.t) for act in acts)
-    return (f"iospec timeline: {len(acts)} act{'s' if len(acts) > 1 else ''} ({labels}) at {steps}; {pad}; "
-            f"reads earlier steps: {'yes' if timeline.reads_past else 'no'}")
+    return (
+        f"iospec timeline: {len(acts)} act{'s' if len(acts) > 1 else ''} ({labels}) at {steps}; {pad}; "
+        f"reads earlier steps: {'yes' if timeline.reads_past else 'no'}"
+    )
 
 
 def _summary(timeline: Timeline) -> list[str]:
     table = [("act", "t", "t_prev", "entries", "needed", "wanted", "keeps_from")]
-    table += [(a.label, str(a.t), str(a.t_prev), str(len(a.picks)), _steps_text(a.needed), str(len(a.wanted)),
-               str(a.keeps_from)) for a in timeline.acts]
+    table += [
+        (
+            a.label,
+            str(a.t),
+            str(a.t_prev),
+            str(len(a.picks)),
+            _steps_text(a.needed),
+            str(len(a.wanted)),
+            str(a.keeps_from),
+        )
+        for a in timeline.acts
+    ]
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
-    return ["  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip()
-            for line in table]
+    return ["  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip() for line in table]
 
 
 def _capped(lines: list[str], most: int = 20) -> list[str]:
@@ -299,16 +322,20 @@ def _capped(lines: list[str], most: int = 20) -> list[str]:
 def _notes(timeline: Timeline) -> list[str]:
     """The facts a one-character cell cannot hold: steps before 0, cells read by several acts or twice."""
     notes: list[str] = []
-    padded = [f"  {a.label} (t={a.t}): " + "; ".join(f"{step} {','.join(map(shown, keys))}"
-                                                     for step, keys in a.before_zero.items())
-              for a in timeline.acts if a.before_zero]
+    padded = [
+        f"  {a.label} (t={a.t}): "
+        + "; ".join(f"{step} {','.join(map(shown, keys))}" for step, keys in a.before_zero.items())
+        for a in timeline.acts
+        if a.before_zero
+    ]
     if padded:
-        how = ("each is read as step 0, its own entry" if timeline.pad == "repeat_first"
-               else "dropped: no entry")
+        how = "each is read as step 0, its own entry" if timeline.pad == "repeat_first" else "dropped: no entry"
         notes += ["", f"steps before 0 asked (pad {timeline.pad}: {how}):", *_capped(padded)]
-    several = [f"  {shown(timeline.rows[row].key)} @{step}: {_readers(timeline, cell)}"
-               for (row, step), cell in sorted(timeline.cells.items())
-               if len(cell.reads) > 1 or any(n > 1 for _, n in cell.reads)]
+    several = [
+        f"  {shown(timeline.rows[row].key)} @{step}: {_readers(timeline, cell)}"
+        for (row, step), cell in sorted(timeline.cells.items())
+        if len(cell.reads) > 1 or any(n > 1 for _, n in cell.reads)
+    ]
     if several:
         notes += ["", "cells read by several acts, or more than once:", *_capped(several)]
     return notes
@@ -340,14 +367,15 @@ def _legend(timeline: Timeline, columns: list[Column]) -> list[str]:
     acts = timeline.acts
     first, last = acts[0].label, acts[-1].label
     letters = first if first == last else f"{first}-{last}"
-    lines = [f"legend: {letters:<5} read by that act (a step between acts that an act reads is uploaded "
-             "before it)"]
+    lines = [f"legend: {letters:<5} read by that act (a step between acts that an act reads is uploaded before it)"]
     chars = {_char(timeline, row, column) for row in range(len(timeline.rows)) for column in columns}
-    for char, meaning in [("*", "read by several acts (listed below)"),
-                          ("+", "uploaded/rendered between acts for a later act; read by no act drawn"),
-                          (".", "neither read nor uploaded: dropped"),
-                          ("x", "a step before 0, dropped (pad drop)"),
-                          ("~", "a run of columns like the ones either side, left out")]:
+    for char, meaning in [
+        ("*", "read by several acts (listed below)"),
+        ("+", "uploaded/rendered between acts for a later act; read by no act drawn"),
+        (".", "neither read nor uploaded: dropped"),
+        ("x", "a step before 0, dropped (pad drop)"),
+        ("~", "a run of columns like the ones either side, left out"),
+    ]:
         if char in chars:
             lines.append(f"        {char:<5} {meaning}")
     if columns and columns[0].kind == "pad":
@@ -388,7 +416,7 @@ def _ruler(timeline: Timeline, chunk: list[Column], room: int) -> str:
     for _, x, text in sorted(at):
         span = range(max(0, x - 1), min(room, x + len(text) + 1))
         if x + len(text) <= room and all(line[i] == " " for i in span):
-            line[x:x + len(text)] = text
+            line[x : x + len(text)] = text
     return "".join(line).rstrip()
 
 
@@ -414,11 +442,15 @@ def render_text(timeline: Timeline, width: int = WIDTH) -> str:
     if not timeline.rows:
         lines += ["", "(streams is {}: no key is named, so every act is handed nothing)"]
     for chunk in _chunks(columns, room):
-        acts_line = "".join("   " if c.kind == "pad" else
-                            (act.label if c.kind == "step" and (act := timeline.act_at(c.first)) else " ")
-                            for c in chunk)
-        lines += ["", _fit("step", label_width) + "  " + _ruler(timeline, chunk, room),
-                  _fit("act", label_width) + "  " + acts_line.rstrip()]
+        acts_line = "".join(
+            "   " if c.kind == "pad" else (act.label if c.kind == "step" and (act := timeline.act_at(c.first)) else " ")
+            for c in chunk
+        )
+        lines += [
+            "",
+            _fit("step", label_width) + "  " + _ruler(timeline, chunk, room),
+            _fit("act", label_width) + "  " + acts_line.rstrip(),
+        ]
         for row, label in enumerate(labels[2:]):
             cells = "".join(_char(timeline, row, c) + ("  " if c.kind == "pad" else "") for c in chunk)
             lines.append(_fit(label, label_width) + "  " + cells.rstrip())
@@ -453,17 +485,26 @@ def _cell_label(cell: Cell) -> str:
 
 
 def _cell_title(timeline: Timeline, row: int, column: Column, cell: Cell) -> str:
-    where = (f"step {column.first}" if column.kind == "step" else
-             f"steps {column.first} to {column.last} ({column.last - column.first + 1} steps, all alike)")
+    where = (
+        f"step {column.first}"
+        if column.kind == "step"
+        else f"steps {column.first} to {column.last} ({column.last - column.first + 1} steps, all alike)"
+    )
     read = f"read by {_readers(timeline, cell)}" if cell.reads else "read by no act drawn"
-    travel = ("not uploaded" if cell.upload_before is None else
-              f"uploaded/rendered before act {timeline.acts[cell.upload_before].label}")
+    travel = (
+        "not uploaded"
+        if cell.upload_before is None
+        else f"uploaded/rendered before act {timeline.acts[cell.upload_before].label}"
+    )
     return f"{where}, {shown(timeline.rows[row].key)}: {read}; {travel}"
 
 
 def _add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str | int) -> ET.Element:
-    element = ET.SubElement(parent, tag, {_XML_NAMES.get(name, name.rstrip("_").replace("_", "-")): str(value)
-                                          for name, value in attributes.items()})
+    element = ET.SubElement(
+        parent,
+        tag,
+        {_XML_NAMES.get(name, name.rstrip("_").replace("_", "-")): str(value) for name, value in attributes.items()},
+    )
     element.text = text
     return element
 
@@ -484,9 +525,11 @@ def _svg_cell(timeline: Timeline, group: ET.Element, row: int, column: Column, x
             return
         category = "padded" if timeline.pad == "repeat_first" else "pad-dropped"
         label = "x" if category == "pad-dropped" else "".join(dict.fromkeys(a.label for a, _ in asked))[:3]
-        title = (f"{shown(key)} before step 0: " + "; ".join(f"act {a.label} (t={a.t}) asks step {step}"
-                                                             for a, step in asked)
-                 + ("; each is read as step 0" if category == "padded" else "; dropped (pad drop)"))
+        title = (
+            f"{shown(key)} before step 0: "
+            + "; ".join(f"act {a.label} (t={a.t}) asks step {step}" for a, step in asked)
+            + ("; each is read as step 0" if category == "padded" else "; dropped (pad drop)")
+        )
         attributes = {"data_asked": " ".join(f"{a.index}:{step}" for a, step in asked)}
         classes = "pad"
     else:
@@ -494,9 +537,12 @@ def _svg_cell(timeline: Timeline, group: ET.Element, row: int, column: Column, x
         category = _category(timeline, cell, column.first)
         label = "~" if column.kind == "run" else _cell_label(cell)
         title = _cell_title(timeline, row, column, cell)
-        attributes = {"data_first": str(column.first), "data_last": str(column.last),
-                      "data_reads": " ".join(f"{i}:{n}" for i, n in cell.reads),
-                      "data_upload_before": "" if cell.upload_before is None else str(cell.upload_before)}
+        attributes = {
+            "data_first": str(column.first),
+            "data_last": str(column.last),
+            "data_reads": " ".join(f"{i}:{n}" for i, n in cell.reads),
+            "data_upload_before": "" if cell.upload_before is None else str(cell.upload_before),
+        }
         classes = "cell " + category
     fill, ink, _ = _FILL[category]
     node = _add(group, "g", class_=classes, data_row=row, **_key_attributes(key), **attributes)
@@ -512,7 +558,7 @@ def _svg_band(timeline: Timeline, svg: ET.Element, band: list[Column], y: int, l
         x = _MARGIN + label_width + index * _CELL_W
         act = timeline.act_at(column.first) if column.kind == "step" else None
         ruler = {"pad": "<0", "run": "~"}.get(column.kind, str(column.first))
-        beside_run = any(c.kind == "run" for c in band[max(0, index - 1):index + 2])
+        beside_run = any(c.kind == "run" for c in band[max(0, index - 1) : index + 2])
         if column.kind != "step" or act or column.first % 5 == 0 or index == 0 or beside_run:
             _text(group, x + 1, y + 10, ruler, size=8, fill="#333333")
         if act:
@@ -535,18 +581,36 @@ def render_svg(timeline: Timeline) -> str:
     columns = _columns(timeline, fold=timeline.last + 1 > SVG_FULL_STEPS)
     label_width = math.ceil(_CHAR_W * min(_LABEL_MAX, max([3, *map(_width, _row_labels(timeline))]))) + 12
     lines = [*_summary(timeline), *_notes(timeline)]
-    width = 2 * _MARGIN + max(label_width + min(len(columns), _STEPS_PER_BAND) * _CELL_W,
-                              math.ceil(_CHAR_W * max(map(_width, [_header(timeline), *lines]))))
-    svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "role": "img", "font-family": "monospace",
-                             "aria-labelledby": "timeline-title timeline-desc"})
+    width = 2 * _MARGIN + max(
+        label_width + min(len(columns), _STEPS_PER_BAND) * _CELL_W,
+        math.ceil(_CHAR_W * max(map(_width, [_header(timeline), *lines]))),
+    )
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "role": "img",
+            "font-family": "monospace",
+            "aria-labelledby": "timeline-title timeline-desc",
+        },
+    )
     _add(svg, "title", _header(timeline), id="timeline-title")
-    _add(svg, "desc", "A grid of steps (columns) by observation keys (rows). Each cell's colour says whether "
-                      "an act reads it, whether it is uploaded or rendered between acts, or dropped; its "
-                      "letters name the acts reading it. Hover a cell for the details.", id="timeline-desc")
+    _add(
+        svg,
+        "desc",
+        "A grid of steps (columns) by observation keys (rows). Each cell's colour says whether "
+        "an act reads it, whether it is uploaded or rendered between acts, or dropped; its "
+        "letters name the acts reading it. Hover a cell for the details.",
+        id="timeline-desc",
+    )
     _text(svg, _MARGIN, _MARGIN + 10, _header(timeline), font_weight="bold")
     y = _MARGIN + 10 + _LINE
-    used = {_category(timeline, timeline.cell(row, column.first), column.first)
-            for row in range(len(timeline.rows)) for column in columns if column.kind != "pad"}
+    used = {
+        _category(timeline, timeline.cell(row, column.first), column.first)
+        for row in range(len(timeline.rows))
+        for column in columns
+        if column.kind != "pad"
+    }
     if columns and columns[0].kind == "pad":
         used.add("padded" if timeline.pad == "repeat_first" else "pad-dropped")
     legend = _add(svg, "g", class_="legend")
@@ -561,7 +625,7 @@ def render_svg(timeline: Timeline) -> str:
         _text(svg, _MARGIN, y + 12, "(streams is {}: no key is named, so every act is handed nothing)")
         y += _LINE * 2
     for start in range(0, len(columns), _STEPS_PER_BAND):
-        y = _svg_band(timeline, svg, columns[start:start + _STEPS_PER_BAND], y, label_width)
+        y = _svg_band(timeline, svg, columns[start : start + _STEPS_PER_BAND], y, label_width)
     for line in lines:
         _text(svg, _MARGIN, y + 12, line, xml_space="preserve")
         y += _LINE
@@ -582,14 +646,12 @@ def parse_acts(text: str) -> list[int]:
     steps: list[int] = []
     for part in parts:
         if not re.fullmatch(r"[+-]?[0-9]+", part):
-            raise TimelineError(f"--acts: {part!r} is not a whole number; give the acts' steps like "
-                                "0,5,12,20", 2)
+            raise TimelineError(f"--acts: {part!r} is not a whole number; give the acts' steps like 0,5,12,20", 2)
         step = int(part)
         if step < 0:
             raise TimelineError(f"--acts: {step} is negative; steps count from 0", 2)
         if steps and step <= steps[-1]:
-            raise TimelineError(f"--acts: the steps must be strictly increasing; {step} follows "
-                                f"{steps[-1]}", 2)
+            raise TimelineError(f"--acts: the steps must be strictly increasing; {step} follows {steps[-1]}", 2)
         steps.append(step)
     if len(steps) > len(LETTERS):
         raise TimelineError(f"--acts: {len(steps)} acts given; a timeline draws at most {len(LETTERS)}", 2)
@@ -672,16 +734,25 @@ def run(args: argparse.Namespace) -> int:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `timeline` subcommand to `iospec`."""
     parser = commands.add_parser(
-        "timeline", help="draw which steps and keys each act reads, and what travels between acts",
+        "timeline",
+        help="draw which steps and keys each act reads, and what travels between acts",
         description="Draw, for each step up to the last act and each declared key, which act reads it, "
-                    "whether it is uploaded/rendered between acts, or dropped; then one line per act.")
-    parser.add_argument("declaration",
-                        help="an Observations JSON file, or the JSON text itself ('null': nothing declared); "
-                             "if no such file exists, text starting with {, [, a quote, a digit or - is JSON")
-    parser.add_argument("--acts", required=True, metavar="STEPS",
-                        help="the acts' steps, strictly increasing, comma-separated: 0,5,12,20")
-    parser.add_argument("--rate", metavar="HZ",
-                        help="the control rate in Hz (needed when the declaration counts in seconds)")
+        "whether it is uploaded/rendered between acts, or dropped; then one line per act.",
+    )
+    parser.add_argument(
+        "declaration",
+        help="an Observations JSON file, or the JSON text itself ('null': nothing declared); "
+        "if no such file exists, text starting with {, [, a quote, a digit or - is JSON",
+    )
+    parser.add_argument(
+        "--acts",
+        required=True,
+        metavar="STEPS",
+        help="the acts' steps, strictly increasing, comma-separated: 0,5,12,20",
+    )
+    parser.add_argument(
+        "--rate", metavar="HZ", help="the control rate in Hz (needed when the declaration counts in seconds)"
+    )
     parser.add_argument("--svg", metavar="OUT.svg", help="also write the timeline as an SVG picture")
     parser.set_defaults(func=run)
 

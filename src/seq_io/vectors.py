@@ -79,7 +79,8 @@ def relative(path: Path) -> str:
 
 
 OUTSIDE_CITATION = re.compile(
-    r"\bfacts?[\s_-]+sheets?\b|\bcontract[\s_-]facts\b|(?:\.\./|/work/)shared\b|\btooling[\s_-]notes\b", re.IGNORECASE)
+    r"\bfacts?[\s_-]+sheets?\b|\bcontract[\s_-]facts\b|(?:\.\./|/work/)shared\b|\btooling[\s_-]notes\b", re.IGNORECASE
+)
 """Names of working documents that are not part of this package; a vector file never cites them."""
 
 
@@ -99,9 +100,13 @@ def outside_citations(vector_file: VectorFile) -> Iterator[Problem]:
     for path, text in _strings(vector_file.doc):
         found = OUTSIDE_CITATION.search(text)
         if found:
-            yield Problem(relative(vector_file.path), vector_file.loaded.line_of(path), format_path(list(path)),
-                          f"cites {found.group()!r}, which is not part of this package: derive the expectation from "
-                          "spec/ and cite its rule id (SCH-…, a rule of spec/validation.md) or section instead")
+            yield Problem(
+                relative(vector_file.path),
+                vector_file.loaded.line_of(path),
+                format_path(list(path)),
+                f"cites {found.group()!r}, which is not part of this package: derive the expectation from "
+                "spec/ and cite its rule id (SCH-…, a rule of spec/validation.md) or section instead",
+            )
 
 
 @cache
@@ -122,8 +127,10 @@ def load_vector_file(path: Path) -> tuple[VectorFile | None, list[Problem]]:
         return None, [Problem(name, error.line, "$", error.message)]
     except (OSError, UnicodeDecodeError) as error:
         return None, [Problem(name, 1, "$", f"cannot read the file: {error}")]
-    problems = [Problem(name, loaded.line_of(tuple(e.absolute_path)), format_path(list(e.absolute_path)), e.message)
-                for e in sorted(_file_validator().iter_errors(loaded.value), key=lambda e: list(e.absolute_path))]
+    problems = [
+        Problem(name, loaded.line_of(tuple(e.absolute_path)), format_path(list(e.absolute_path)), e.message)
+        for e in sorted(_file_validator().iter_errors(loaded.value), key=lambda e: list(e.absolute_path))
+    ]
     if problems:
         return None, problems
     vector_file = VectorFile(path, loaded)
@@ -146,8 +153,12 @@ def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known
     for vector_file in files:
         yield from outside_citations(vector_file)
         if vector_file.kind == "validation" and vector_file.doc["type"] not in known_types:
-            yield Problem(relative(vector_file.path), vector_file.loaded.line_of(("type",)), "$.type",
-                          f"{vector_file.doc['type']!r} is not a type of the spec")
+            yield Problem(
+                relative(vector_file.path),
+                vector_file.loaded.line_of(("type",)),
+                "$.type",
+                f"{vector_file.doc['type']!r} is not a type of the spec",
+            )
         prefix = vector_file.doc["id_prefix"]
         groups = [group["group"] for group in vector_file.doc["groups"]]
         for duplicate in sorted({g for g in groups if groups.count(g) > 1}):
@@ -155,14 +166,19 @@ def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known
         for case in vector_file.cases:
             if case.id in seen:
                 first = seen[case.id]
-                yield Problem(case.file, case.line, "$",
-                              f"the id {case.id} is already used at {first.file}:{first.line}")
+                yield Problem(
+                    case.file, case.line, "$", f"the id {case.id} is already used at {first.file}:{first.line}"
+                )
             seen[case.id] = case
-            if not case.id.startswith(prefix + "-") or not case.id[len(prefix) + 1:].isdigit():
+            if not case.id.startswith(prefix + "-") or not case.id[len(prefix) + 1 :].isdigit():
                 yield Problem(case.file, case.line, "$", f"the id {case.id} does not have the file's prefix {prefix!r}")
             if case.id not in ledger:
-                yield Problem(case.file, case.line, "$", f"the id {case.id} is not in {relative(LEDGER)}: ids are "
-                                                         "assigned by `iospec ids`, never by hand")
+                yield Problem(
+                    case.file,
+                    case.line,
+                    "$",
+                    f"the id {case.id} is not in {relative(LEDGER)}: ids are assigned by `iospec ids`, never by hand",
+                )
             rule = case.data.get("error", {}).get("rule") if vector_file.kind == "validation" else None
             if rule is not None and rule not in known_rules:
                 yield Problem(case.file, case.line, "$.error.rule", f"{rule!r} is not a rule id the spec defines")

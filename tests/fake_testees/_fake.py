@@ -21,8 +21,12 @@ from typing import Any
 FOREVER = 30.0
 """How long "forever" is: long past any timeout the tests use, short enough that a runner which failed to
 bound a wait makes its test fail after half a minute instead of hanging."""
-HELLO = {"type": "hello", "protocol": 1, "implementation": {"name": "fake", "version": "0"},
-         "kinds": ["rows_of", "schedule"]}
+HELLO = {
+    "type": "hello",
+    "protocol": 1,
+    "implementation": {"name": "fake", "version": "0"},
+    "kinds": ["rows_of", "schedule"],
+}
 
 
 def _write(message: dict[str, Any] | bytes) -> None:
@@ -35,8 +39,13 @@ def _echo(request: dict[str, Any]) -> dict[str, Any]:
     given = request["input"]
     if request["kind"] == "schedule":
         t = given["t"]
-        result = {"picks": [[t, None]], "needed": [], "wanted": [], "keeps_from": t + 1,
-                  "reads_past": {"declaration": False, "schedule": False}}
+        result = {
+            "picks": [[t, None]],
+            "needed": [],
+            "wanted": [],
+            "keeps_from": t + 1,
+            "reads_past": {"declaration": False, "schedule": False},
+        }
     else:
         result = {"rows": given["answer"]}
     return {"type": "result", "id": request["id"], "result": result}
@@ -74,8 +83,12 @@ def _bad_hello(hello: dict[str, Any], how: str) -> None:
     if how == "garbage":
         _write(b"Welcome to the fake testee!\n")
         return
-    changes: dict[str, dict[str, Any]] = {"protocol": {"protocol": 2}, "version": {"contract_version": "0.0.1"},
-                                          "no-kinds": {"kinds": "rows_of"}, "type": {"type": "result"}}
+    changes: dict[str, dict[str, Any]] = {
+        "protocol": {"protocol": 2},
+        "version": {"contract_version": "0.0.1"},
+        "no-kinds": {"kinds": "rows_of"},
+        "type": {"type": "result"},
+    }
     changed = changes[how]
     _write(hello | changed)
 
@@ -113,15 +126,21 @@ def _spawn(options: argparse.Namespace) -> None:
     `plain` stays in our group."""
     out = None if options.spawn_stdout else subprocess.DEVNULL
     known = len(options.pid_file.read_text().split())
-    sleeper = [sys.executable, "-c", f"import os, time; open({str(options.pid_file)!r}, 'a').write("
-               f"f'{{os.getpid()}}\\n'); time.sleep({FOREVER})"]
+    sleeper = [
+        sys.executable,
+        "-c",
+        f"import os, time; open({str(options.pid_file)!r}, 'a').write(f'{{os.getpid()}}\\n'); time.sleep({FOREVER})",
+    ]
     if options.spawn == "orphan":
-        middle = [sys.executable, "-c", "import subprocess, sys; subprocess.Popen(sys.argv[1:], "
-                  "start_new_session=True, stdin=subprocess.DEVNULL)", *sleeper]
+        middle = [
+            sys.executable,
+            "-c",
+            "import subprocess, sys; subprocess.Popen(sys.argv[1:], start_new_session=True, stdin=subprocess.DEVNULL)",
+            *sleeper,
+        ]
         subprocess.run(middle, stdin=subprocess.DEVNULL, stdout=out, check=True)
     else:
-        subprocess.Popen(sleeper, start_new_session=options.spawn == "setsid", stdin=subprocess.DEVNULL,
-                         stdout=out)
+        subprocess.Popen(sleeper, start_new_session=options.spawn == "setsid", stdin=subprocess.DEVNULL, stdout=out)
     deadline = time.monotonic() + 10  # the pid is in the file before the grandchild is counted on
     while time.monotonic() < deadline and len(options.pid_file.read_text().split()) <= known:
         time.sleep(0.01)

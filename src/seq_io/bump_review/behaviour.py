@@ -99,9 +99,7 @@ def expectations(root: Path | None, label: str, problems: list[str]) -> dict[str
         for case in vector_file.cases:
             kind = vector_file.kind
             out[case.id] = (
-                _validation(case, str(vector_file.doc["type"]))
-                if kind == "validation"
-                else _other(case, kind)
+                _validation(case, str(vector_file.doc["type"])) if kind == "validation" else _other(case, kind)
             )
     return out
 
@@ -119,23 +117,17 @@ def compare(base: Snapshot, head: Snapshot) -> Behaviour:
     for case_id in set(new) - set(old):
         after = new[case_id]
         if after.kind not in result.kinds_on_one_side:
-            result.changes.append(
-                CaseChange(case_id, after.kind, after.subject, "appeared", "—", after.summary)
-            )
+            result.changes.append(CaseChange(case_id, after.kind, after.subject, "appeared", "—", after.summary))
     for case_id in set(old) - set(new):
         before = old[case_id]
         if before.kind not in result.kinds_on_one_side:
-            result.changes.append(
-                CaseChange(case_id, before.kind, before.subject, "disappeared", before.summary, "—")
-            )
+            result.changes.append(CaseChange(case_id, before.kind, before.subject, "disappeared", before.summary, "—"))
     for case_id in set(old) & set(new):
         before, after = old[case_id], new[case_id]
         result.compared += 1
         same_question = json_equal(before.question, after.question)
         if not same_question or not json_equal(before.answer, after.answer):
             moved = before.summary if same_question else f"{before.summary} (for another input)"
-            result.changes.append(
-                CaseChange(case_id, after.kind, after.subject, "changed", moved, after.summary)
-            )
+            result.changes.append(CaseChange(case_id, after.kind, after.subject, "changed", moved, after.summary))
     result.changes.sort(key=lambda change: change.case_id)
     return result

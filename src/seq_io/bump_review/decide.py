@@ -32,8 +32,24 @@ from seq_io.reference.spec_data import SpecData
 MAX_CANDIDATES = 400
 MAX_GENERATION_DEPTH = 4
 MAX_PER_VALUE = 8
-_ANNOTATIONS = frozenset({"description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly",
-                          "format", "x-enum-varnames", "x-limits", "x-rule", "$schema", "$id", "default"})
+_ANNOTATIONS = frozenset(
+    {
+        "description",
+        "title",
+        "$comment",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "format",
+        "x-enum-varnames",
+        "x-limits",
+        "x-rule",
+        "$schema",
+        "$id",
+        "default",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -59,12 +75,14 @@ class Side:
         self.by_uri = {str(schema["$id"]): schema for schema in spec.schemas.values()}
         self.registry: Registry[Any] = Registry().with_resources(
             (uri, Resource.from_contents(schema, default_specification=DRAFT202012))
-            for uri, schema in self.by_uri.items())
+            for uri, schema in self.by_uri.items()
+        )
         self._validators: dict[tuple[str, int], tuple[Any, Draft202012Validator]] = {}
 
     def resolve(self, base: str, ref: str) -> tuple[str, Any]:
-        uri, _, fragment = (ref if "://" in ref else base.rsplit("/", 1)[0] + "/" + ref if not ref.startswith("#")
-                            else base + ref).partition("#")
+        uri, _, fragment = (
+            ref if "://" in ref else base.rsplit("/", 1)[0] + "/" + ref if not ref.startswith("#") else base + ref
+        ).partition("#")
         node: Any = self.by_uri.get(uri, {})
         for step in filter(None, fragment.split("/")):
             node = node.get(step, {}) if isinstance(node, dict) else {}
@@ -129,17 +147,26 @@ def _within(inner: tuple[float, bool], outer: tuple[float, bool], side: str) -> 
     return inner[1] or not outer[1]
 
 
-def includes(outer: Any, inner: Any, outer_side: Side | None = None, inner_side: Side | None = None,
-             outer_base: str = "", inner_base: str = "") -> bool:
+def includes(
+    outer: Any,
+    inner: Any,
+    outer_side: Side | None = None,
+    inner_side: Side | None = None,
+    outer_base: str = "",
+    inner_base: str = "",
+) -> bool:
     """True only when every instance `inner` accepts, `outer` accepts too (a sound, incomplete proof)."""
     outer, inner = _core(outer), _core(inner)
-    if outer in (True, {}) or (json_equal(outer, inner) and _same_refs(outer, outer_side, inner_side, outer_base,
-                                                                        inner_base)):
+    if outer in (True, {}) or (
+        json_equal(outer, inner) and _same_refs(outer, outer_side, inner_side, outer_base, inner_base)
+    ):
         return True
     if not isinstance(outer, dict) or not isinstance(inner, dict):
         return inner is False
+
     def sub(o: Any, i: Any) -> bool:
         return includes(o, i, outer_side, inner_side, outer_base, inner_base)
+
     for entry in inner.get("allOf", []):  # inner is within each of its entries: one within outer suffices
         if sub(outer, entry):
             return True
@@ -148,9 +175,24 @@ def includes(outer: Any, inner: Any, outer_side: Side | None = None, inner_side:
     if "anyOf" in outer and any(sub(branch, inner) for branch in outer["anyOf"]):
         return True
     keys = set(outer)
-    if keys & {"$ref", "oneOf", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "contains",
-               "patternProperties", "prefixItems", "propertyNames", "anyOf", "uniqueItems", "multipleOf", "minItems",
-               "maxItems", "minProperties", "maxProperties"}:
+    if keys & {
+        "$ref",
+        "oneOf",
+        "dependentRequired",
+        "dependentSchemas",
+        "unevaluatedProperties",
+        "contains",
+        "patternProperties",
+        "prefixItems",
+        "propertyNames",
+        "anyOf",
+        "uniqueItems",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+    }:
         return False
     return all(_keyword_holds(key, outer, inner, sub) for key in keys)
 
@@ -162,8 +204,10 @@ def _keyword_holds(key: str, outer: dict[str, Any], inner: dict[str, Any], sub: 
         if inner_types is None:
             values = _values(inner)
             return values is not None and all(_json_type_in(value, _types(outer) or set()) for value in values)
-        return all(t in (_types(outer) or set()) or (t == "integer" and "number" in (_types(outer) or set()))
-                   for t in inner_types)
+        return all(
+            t in (_types(outer) or set()) or (t == "integer" and "number" in (_types(outer) or set()))
+            for t in inner_types
+        )
     if key in ("enum", "const"):
         values = _values(inner)
         return values is not None and all(any(json_equal(v, o) for o in _values(outer) or []) for v in values)
@@ -179,8 +223,9 @@ def _keyword_holds(key: str, outer: dict[str, Any], inner: dict[str, Any], sub: 
     if key == "pattern":
         if "pattern" not in inner:
             values = _values(inner)
-            return values is not None and all(isinstance(v, str) and regex_language.accepts(outer["pattern"], v)
-                                              for v in values)
+            return values is not None and all(
+                isinstance(v, str) and regex_language.accepts(outer["pattern"], v) for v in values
+            )
         found = regex_language.compare(outer["pattern"], inner["pattern"])
         return found is not None and found.relation in ("equal", "narrowed")
     if key == "required":
@@ -190,15 +235,17 @@ def _keyword_holds(key: str, outer: dict[str, Any], inner: dict[str, Any], sub: 
             if name in inner.get("properties", {}):
                 if not sub(schema, inner["properties"][name]):
                     return False
-            elif inner.get("additionalProperties") is not False and not sub(schema, inner.get("additionalProperties",
-                                                                                               {})):
+            elif inner.get("additionalProperties") is not False and not sub(
+                schema, inner.get("additionalProperties", {})
+            ):
                 return False
         return True
     if key == "additionalProperties":
         extra = outer["additionalProperties"]
         if extra is False:
             return inner.get("additionalProperties") is False and set(inner.get("properties", {})) <= set(
-                outer.get("properties", {}))
+                outer.get("properties", {})
+            )
         return bool(sub(extra, inner.get("additionalProperties", {})))
     if key == "items":
         return "items" in inner and sub(outer["items"], inner["items"])
@@ -214,11 +261,26 @@ def _keyword_holds(key: str, outer: dict[str, Any], inner: dict[str, Any], sub: 
 
 
 def _json_type_in(value: Any, types: set[str]) -> bool:
-    kind = ("null" if value is None else "boolean" if isinstance(value, bool) else "integer" if isinstance(value, int)
-            else "number" if isinstance(value, float) else "string" if isinstance(value, str) else "array"
-            if isinstance(value, list) else "object")
-    return kind in types or (kind == "integer" and "number" in types) or (
-        kind == "number" and "integer" in types and float(value).is_integer())
+    kind = (
+        "null"
+        if value is None
+        else "boolean"
+        if isinstance(value, bool)
+        else "integer"
+        if isinstance(value, int)
+        else "number"
+        if isinstance(value, float)
+        else "string"
+        if isinstance(value, str)
+        else "array"
+        if isinstance(value, list)
+        else "object"
+    )
+    return (
+        kind in types
+        or (kind == "integer" and "number" in types)
+        or (kind == "number" and "integer" in types and float(value).is_integer())
+    )
 
 
 def _same_refs(node: Any, outer_side: Side | None, inner_side: Side | None, outer_base: str, inner_base: str) -> bool:
@@ -228,8 +290,10 @@ def _same_refs(node: Any, outer_side: Side | None, inner_side: Side | None, oute
         return True
     if outer_side is None or inner_side is None:
         return False
-    return all(json_equal(_core(outer_side.resolve(outer_base, ref)[1]), _core(inner_side.resolve(inner_base, ref)[1]))
-               for ref in refs)
+    return all(
+        json_equal(_core(outer_side.resolve(outer_base, ref)[1]), _core(inner_side.resolve(inner_base, ref)[1]))
+        for ref in refs
+    )
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -354,8 +418,13 @@ def _located(instance: Any, location: tuple[str, ...]) -> Iterator[Any]:
         yield from _located(instance[part], rest)
 
 
-def decide(sides: tuple[Side, Side], nodes: tuple[list[tuple[str, Any]] | None, list[tuple[str, Any]] | None],
-           rules: tuple[tuple[str, Any], tuple[str, Any]], location: tuple[str, ...], vectors: list[Any]) -> Decision:
+def decide(
+    sides: tuple[Side, Side],
+    nodes: tuple[list[tuple[str, Any]] | None, list[tuple[str, Any]] | None],
+    rules: tuple[tuple[str, Any], tuple[str, Any]],
+    location: tuple[str, ...],
+    vectors: list[Any],
+) -> Decision:
     """Whom replacing rule `rules[0]` (base) by `rules[1]` (head) breaks. `nodes`: every schema applying at the
     rule's location on each side (None: unknown, then only the rules themselves judge); `vectors`: whole
     instances of the type, looked into at `location`."""
@@ -366,7 +435,8 @@ def decide(sides: tuple[Side, Side], nodes: tuple[list[tuple[str, Any]] | None, 
     witnesses: dict[str, Any] = {}
     pool: list[Iterator[Any]] = [
         (value for instance in vectors for value in _located(instance, location)),
-        candidates(head, new_uri, new_rule), candidates(base, old_uri, old_rule),
+        candidates(head, new_uri, new_rule),
+        candidates(base, old_uri, old_rule),
         *(candidates(side, uri, node) for side, found in zip(sides, nodes, strict=True) for uri, node in found or []),
     ]
     seen: set[str] = set()
@@ -378,18 +448,35 @@ def decide(sides: tuple[Side, Side], nodes: tuple[list[tuple[str, Any]] | None, 
         tried += 1
         if tried > MAX_CANDIDATES or len(witnesses) == 2:
             break
-        if "old" not in witnesses and _valid_at(head, nodes[1], new_uri, new_rule, value) and not base.accepts(
-                old_uri, old_rule, value):
+        if (
+            "old" not in witnesses
+            and _valid_at(head, nodes[1], new_uri, new_rule, value)
+            and not base.accepts(old_uri, old_rule, value)
+        ):
             witnesses["old"] = value
-        if "new" not in witnesses and _valid_at(base, nodes[0], old_uri, old_rule, value) and not head.accepts(
-                new_uri, new_rule, value):
+        if (
+            "new" not in witnesses
+            and _valid_at(base, nodes[0], old_uri, old_rule, value)
+            and not head.accepts(new_uri, new_rule, value)
+        ):
             witnesses["new"] = value
-    evidence = tuple(f"{_show(witnesses[key])} is accepted by the {'new' if key == 'old' else 'old'} version and "
-                     f"refused by the {key} one" for key in ("old", "new") if key in witnesses)
-    notes = [_direction_note("old readers of new data", "old" in witnesses, new_within_old, tried),
-             _direction_note("new readers of old data", "new" in witnesses, old_within_new, tried)]
-    return Decision("old" in witnesses or not new_within_old, "new" in witnesses or not old_within_new,
-                    "; ".join(notes), evidence, new_within_old and old_within_new and not witnesses)
+    evidence = tuple(
+        f"{_show(witnesses[key])} is accepted by the {'new' if key == 'old' else 'old'} version and "
+        f"refused by the {key} one"
+        for key in ("old", "new")
+        if key in witnesses
+    )
+    notes = [
+        _direction_note("old readers of new data", "old" in witnesses, new_within_old, tried),
+        _direction_note("new readers of old data", "new" in witnesses, old_within_new, tried),
+    ]
+    return Decision(
+        "old" in witnesses or not new_within_old,
+        "new" in witnesses or not old_within_new,
+        "; ".join(notes),
+        evidence,
+        new_within_old and old_within_new and not witnesses,
+    )
 
 
 def _valid_at(side: Side, nodes: list[tuple[str, Any]] | None, uri: str, rule: Any, value: Any) -> bool:

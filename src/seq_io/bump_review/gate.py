@@ -68,8 +68,9 @@ def next_version(base: str, bump: Bump) -> str:
     }.get(bump, base)
 
 
-def judge(base: Snapshot, head: Snapshot, changes: list[Change], backstop: Backstop,
-          head_limits: list[str] | None = None) -> Verdict:
+def judge(
+    base: Snapshot, head: Snapshot, changes: list[Change], backstop: Backstop, head_limits: list[str] | None = None
+) -> Verdict:
     """Whether the version and the changelog moved as far as the changes demand, and the head's contract.json
     agrees with its schemas."""
     breaking = bool(backstop.gaps) or any(c.level == "breaking" for c in changes)
@@ -93,12 +94,12 @@ def judge(base: Snapshot, head: Snapshot, changes: list[Change], backstop: Backs
         else f"no entry for {head.version}"
     )
     if actual not in ("none", "downgrade") and head.version not in versions:
-        reasons.append(
-            f"the version moved to {head.version} but the changelog has no entry for it ({changelog})"
-        )
+        reasons.append(f"the version moved to {head.version} but the changelog has no entry for it ({changelog})")
     if head_limits:
-        reasons.append(f"the head's contract.json and schemas disagree on {len(head_limits)} limit(s): "
-                       f"{head_limits[0]}" + (f" (and {len(head_limits) - 1} more)" if len(head_limits) > 1 else ""))
+        reasons.append(
+            f"the head's contract.json and schemas disagree on {len(head_limits)} limit(s): "
+            f"{head_limits[0]}" + (f" (and {len(head_limits) - 1} more)" if len(head_limits) > 1 else "")
+        )
     if backstop.gaps:
         reasons.append(
             f"{len(backstop.gaps)} refusal(s) shown by the vectors are explained by no classified "

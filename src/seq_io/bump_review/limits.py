@@ -30,8 +30,7 @@ def _nodes(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]
         where, value = stack.pop()
         if isinstance(value, dict):
             yield where, value
-            stack += [(f"{where}/{key}", item) for key, item in reversed(list(value.items()))
-                      if key not in _CONDITIONS]
+            stack += [(f"{where}/{key}", item) for key, item in reversed(list(value.items())) if key not in _CONDITIONS]
         elif isinstance(value, list):
             stack += [(f"{where}/{index}", item) for index, item in reversed(list(enumerate(value)))]
 
@@ -51,28 +50,33 @@ def disagreements(spec: SpecData) -> list[str]:
         for pointer, node in _nodes(schema):
             where = f"{title}.json#{pointer or '/'}"
             marked = node.get("x-limits")
-            for keyword, name in (marked.items() if isinstance(marked, dict) else []):
+            for keyword, name in marked.items() if isinstance(marked, dict) else []:
                 try:
                     expected = limit_value(str(name), limits)
                 except LimitError:
-                    found.append(f"{where}: `x-limits` ties `{keyword}` to {name}, which contract.json does not "
-                                 "define")
+                    found.append(f"{where}: `x-limits` ties `{keyword}` to {name}, which contract.json does not define")
                     continue
                 if node.get(keyword) != expected:
-                    found.append(f"{where}: `{keyword}` is {node.get(keyword)} but contract.json's {name} is "
-                                 f"{expected}")
+                    found.append(
+                        f"{where}: `{keyword}` is {node.get(keyword)} but contract.json's {name} is {expected}"
+                    )
             if _is_integer(node) and isinstance(safe, int) and isinstance(node.get("enum"), list):
                 beyond = [v for v in node["enum"] if isinstance(v, int) and abs(v) > safe]
                 if beyond:
                     found.append(f"{where}: integer values {beyond[:3]} beyond ±{SAFE} ({safe})")
             elif _is_integer(node) and isinstance(safe, int):
-                high = min((node[k] for k in ("maximum", "exclusiveMaximum") if isinstance(node.get(k), int | float)),
-                           default=math.inf)
-                low = max((node[k] for k in ("minimum", "exclusiveMinimum") if isinstance(node.get(k), int | float)),
-                          default=-math.inf)
+                high = min(
+                    (node[k] for k in ("maximum", "exclusiveMaximum") if isinstance(node.get(k), int | float)),
+                    default=math.inf,
+                )
+                low = max(
+                    (node[k] for k in ("minimum", "exclusiveMinimum") if isinstance(node.get(k), int | float)),
+                    default=-math.inf,
+                )
                 if high > safe or low < -safe:
-                    found.append(f"{where}: an integer bounded by [{_show(low)}, {_show(high)}], beyond "
-                                 f"±{SAFE} ({safe})")
+                    found.append(
+                        f"{where}: an integer bounded by [{_show(low)}, {_show(high)}], beyond ±{SAFE} ({safe})"
+                    )
     return found
 
 

@@ -71,13 +71,28 @@ def apply(changes: list[Change], head: Snapshot) -> tuple[list[Change], list[str
         used.add(mark)
         where = f"CHANGELOG.md, entry {head.version}"
         if change.evidence:
-            out.append(dataclasses.replace(change, note=f"{change.note}; marked editorial ({where}: "
-                                                         f"{mark.reason}), but a witness shows it breaks: not "
-                                                         "honoured".lstrip("; ")))
+            out.append(
+                dataclasses.replace(
+                    change,
+                    note=f"{change.note}; marked editorial ({where}: "
+                    f"{mark.reason}), but a witness shows it breaks: not "
+                    "honoured".lstrip("; "),
+                )
+            )
             problems.append(f"the editorial mark `{mark.target}` is not honoured: {change.evidence[0]}")
             continue
-        out.append(dataclasses.replace(change, old_readers=False, new_readers=False, editorial=True,
-                                       note=f"marked editorial ({where}): {mark.reason}"))
-    problems += [f"the editorial mark `{m.target}` ({head.version}) names no change of this review"
-                 for m in listed if m not in used]
+        out.append(
+            dataclasses.replace(
+                change,
+                old_readers=False,
+                new_readers=False,
+                editorial=True,
+                note=f"marked editorial ({where}): {mark.reason}",
+            )
+        )
+    problems += [
+        f"the editorial mark `{m.target}` ({head.version}) names no change of this review"
+        for m in listed
+        if m not in used
+    ]
     return out, problems

@@ -70,14 +70,23 @@ def changes(base: Snapshot, head: Snapshot) -> Iterator[Change]:
             text = new.get(name) or old[name]
             for section in after if name not in old else before:
                 if informative(text):
-                    yield make("annotation-changed", owner, (section,),
-                               f"informative {name} {'is new' if name not in old else 'is gone'}: section "
-                               f"{'added' if name not in old else 'removed'}")
+                    yield make(
+                        "annotation-changed",
+                        owner,
+                        (section,),
+                        f"informative {name} {'is new' if name not in old else 'is gone'}: section "
+                        f"{'added' if name not in old else 'removed'}",
+                    )
                 elif name not in old:
                     yield make("document-added", owner, (section,), f"{name} is new: section added")
                 else:
-                    yield make("document-removed", owner, (section,), f"{name} is gone: section removed",
-                               note="undecided: the review cannot read prose, so both directions are assumed")
+                    yield make(
+                        "document-removed",
+                        owner,
+                        (section,),
+                        f"{name} is gone: section removed",
+                        note="undecided: the review cannot read prose, so both directions are assumed",
+                    )
             continue
         editorial_only = informative(new[name]) and informative(old[name])
         for section in [*before, *(s for s in after if s not in before)]:
@@ -89,6 +98,12 @@ def changes(base: Snapshot, head: Snapshot) -> Iterator[Change]:
             if editorial_only:
                 yield make("annotation-changed", owner, (section,), f"informative text {what}", excerpt=excerpt)
             else:
-                yield make("prose-changed", owner, (section,), f"normative text {what}", excerpt=excerpt,
-                           note="undecided: the review cannot read prose, so both directions are assumed; mark "
-                                "a rewording editorial in the changelog (spec/compatibility.md)")
+                yield make(
+                    "prose-changed",
+                    owner,
+                    (section,),
+                    f"normative text {what}",
+                    excerpt=excerpt,
+                    note="undecided: the review cannot read prose, so both directions are assumed; mark "
+                    "a rewording editorial in the changelog (spec/compatibility.md)",
+                )

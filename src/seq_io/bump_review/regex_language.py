@@ -24,14 +24,22 @@ from greenery import Charclass, Fsm, parse
 
 Relation = Literal["equal", "narrowed", "widened", "changed"]
 
-_SPACE = "\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-         "\u2028\u2029\u202f\u205f\u3000\ufeff"
+_SPACE = (
+    "\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
 _WORD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _DIGIT = "0123456789"
 _LINE_TERMINATORS = "\n\r\u2028\u2029"
 _SIMPLE_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "v": "\u000b", "0": "\0"}
-_CLASS_ESCAPES = {"d": (_DIGIT, False), "D": (_DIGIT, True), "w": (_WORD, False), "W": (_WORD, True),
-                  "s": (_SPACE, False), "S": (_SPACE, True)}
+_CLASS_ESCAPES = {
+    "d": (_DIGIT, False),
+    "D": (_DIGIT, True),
+    "w": (_WORD, False),
+    "W": (_WORD, True),
+    "s": (_SPACE, False),
+    "S": (_SPACE, True),
+}
 _END_ANCHORS = ("(?![\\s\\S])", "(?![\\S\\s])", "$")
 
 
@@ -65,7 +73,7 @@ class _Translator:
         self.text, self.at = pattern, 0
 
     def peek(self, size: int = 1) -> str:
-        return self.text[self.at:self.at + size]
+        return self.text[self.at : self.at + size]
 
     def take(self) -> str:
         if self.at >= len(self.text):
@@ -84,7 +92,7 @@ class _Translator:
             literal = _SIMPLE_ESCAPES[char]
         elif char in "ux":
             size = 4 if char == "u" else 2
-            digits = self.text[self.at:self.at + size]
+            digits = self.text[self.at : self.at + size]
             if len(digits) != size or any(d not in "0123456789abcdefABCDEF" for d in digits):
                 raise Unsupported(f"\\{char} needs {size} hex digits")
             self.at += size
@@ -118,7 +126,7 @@ class _Translator:
                 low = literal
             else:
                 low = char
-            if self.peek() == "-" and self.peek(2) != "-]" and self.text[self.at + 1:self.at + 2] not in ("", "]"):
+            if self.peek() == "-" and self.peek(2) != "-]" and self.text[self.at + 1 : self.at + 2] not in ("", "]"):
                 self.at += 1
                 high = self.take()
                 if high == "\\":
@@ -175,7 +183,7 @@ class _Translator:
             out = char
         elif char == "{":
             end = self.text.find("}", self.at)
-            body = self.text[self.at + 1:end] if end > 0 else ""
+            body = self.text[self.at + 1 : end] if end > 0 else ""
             low, _, high = body.partition(",")
             if not low.isdigit() or (high and not high.isdigit()):
                 raise Unsupported("a { that is not a quantifier")
@@ -230,8 +238,9 @@ def language(pattern: str) -> Fsm:
     for branch in _top_branches(pattern):
         start = branch.startswith("^")
         body = branch[1:] if start else branch
-        end = next((anchor for anchor in _END_ANCHORS if body.endswith(anchor) and not body.endswith("\\" + anchor)),
-                   None)
+        end = next(
+            (anchor for anchor in _END_ANCHORS if body.endswith(anchor) and not body.endswith("\\" + anchor)), None
+        )
         body = body[: len(body) - len(end)] if end else body
         translator = _Translator(body)
         inner = translator.alternation()
@@ -252,8 +261,10 @@ _PREFERRED = "a0A_-.~ xé"
 def _representative(charclass: Charclass) -> str:
     """One character of a class, a readable one when the class has one."""
     ranges = [(chr(low), chr(high)) for low, high in charclass.ord_ranges]
+
     def inside(char: str) -> bool:
         return any(low <= char <= high for low, high in ranges) is not bool(charclass.negated)
+
     for char in _PREFERRED:
         if inside(char):
             return char
@@ -292,8 +303,15 @@ def compare(old: str, new: str) -> Comparison | None:
         return None
     only_old = _example(old_fsm.difference(new_fsm))
     only_new = _example(new_fsm.difference(old_fsm))
-    relation: Relation = ("equal" if only_old is None and only_new is None else
-                          "narrowed" if only_new is None else "widened" if only_old is None else "changed")
+    relation: Relation = (
+        "equal"
+        if only_old is None and only_new is None
+        else "narrowed"
+        if only_new is None
+        else "widened"
+        if only_old is None
+        else "changed"
+    )
     return Comparison(relation, only_old, only_new)
 
 

@@ -22,8 +22,13 @@ _PHRASES: list[tuple[str, str]] = [
     (r"(?<![<>=!])>(?!=)|\bmore than\b|\bgreater than\b|\babove\b", "⟦gt⟧"),
     (r"(?<![<>=!≤≥])=(?!=)|\bexactly\b|\bequal to\b", "⟦eq⟧"),
 ]
-_ACCEPTS: dict[str, set[str]] = {"lt": {"lt"}, "le": {"lt", "le", "eq"}, "eq": {"eq"}, "ge": {"gt", "ge", "eq"},
-                                 "gt": {"gt"}}
+_ACCEPTS: dict[str, set[str]] = {
+    "lt": {"lt"},
+    "le": {"lt", "le", "eq"},
+    "eq": {"eq"},
+    "ge": {"gt", "ge", "eq"},
+    "gt": {"gt"},
+}
 """Relation → the relations whose pairs it also accepts (itself included)."""
 _TOKEN = re.compile(r"⟦\w+⟧|\w+|[^\w\s]")
 

@@ -97,8 +97,15 @@ def _summary_table(r: Review) -> list[str]:
     """The rows of the types (and documents, contract.json, wire rules) that changed or are affected; the
     unchanged ones are counted in one line."""
     rows = summary_rows(r)
-    shown = [row for row in rows if row.status != "unchanged" or row.refused_new_data or row.refused_old_data
-             or row.gaps or sum(row.moved.values())]
+    shown = [
+        row
+        for row in rows
+        if row.status != "unchanged"
+        or row.refused_new_data
+        or row.refused_old_data
+        or row.gaps
+        or sum(row.moved.values())
+    ]
     lines = [
         "| type | status | breaks old readers of new data | breaks new readers of old data | compatible | "
         "editorial | affected through | vectors refused: new data by old / old data by new | gaps | "
@@ -156,12 +163,8 @@ def _type_details(r: Review, name: str) -> list[str]:
             lines.append("")
         for c in (c for c in changes if c.excerpt):
             lines += [f"`{render_location(c.location)}` ({c.detail}):", "", "```diff", *c.excerpt, "```", ""]
-    lines += [
-        f"- affected through `{v.detail.split('`')[1]}` (`via-reference`): {_cell(v.detail)}" for v in via
-    ]
-    lines += [
-        f"- **classifier gap**: {f.case_id} ({_gap_direction(f)}): {', '.join(f.unexplained)}" for f in gaps
-    ]
+    lines += [f"- affected through `{v.detail.split('`')[1]}` (`via-reference`): {_cell(v.detail)}" for v in via]
+    lines += [f"- **classifier gap**: {f.case_id} ({_gap_direction(f)}): {', '.join(f.unexplained)}" for f in gaps]
     if via or gaps:
         lines.append("")
     lines += _moved(r, moved)
@@ -203,8 +206,7 @@ def _limits(r: Review) -> list[str]:
     lines = ["## Contract limits against the schemas", ""]
     for side in ("head", "base"):
         found = r.limits[side]
-        lines += [f"- {side}: " + (f"{len(found)} disagreement(s)" if found else "contract.json and the schemas "
-                                   "agree")]
+        lines += [f"- {side}: " + (f"{len(found)} disagreement(s)" if found else "contract.json and the schemas agree")]
         lines += [f"  - {text}" for text in found]
     return [*lines, ""]
 
@@ -229,16 +231,12 @@ def _backstop(r: Review) -> list[str]:
         )
     if b.own_refusals:
         lines.append(
-            "- valid vectors their own version refuses (the snapshot is inconsistent): "
-            + ", ".join(b.own_refusals)
+            "- valid vectors their own version refuses (the snapshot is inconsistent): " + ", ".join(b.own_refusals)
         )
-    breaking_unshown = [
-        c for c in r.diff.changes if c.level == "breaking" and not c.meaning_only and not b.evidence(c)
-    ]
+    breaking_unshown = [c for c in r.diff.changes if c.level == "breaking" and not c.meaning_only and not b.evidence(c)]
     if breaking_unshown:
         lines.append(
-            f"- breaking changes no vector demonstrates (predicted by the rules only): "
-            f"{len(breaking_unshown)}"
+            f"- breaking changes no vector demonstrates (predicted by the rules only): {len(breaking_unshown)}"
         )
     return [*lines, ""]
 

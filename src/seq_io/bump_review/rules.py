@@ -160,8 +160,9 @@ def make(
     old = rule.old_readers if old_readers is None else old_readers
     new = rule.new_readers if new_readers is None else new_readers
     assert note or (old, new) == (rule.old_readers, rule.new_readers), rule_id
-    return Change(type_name, location, rule_id, detail, old, new, note, editorial and not (old or new), evidence,
-                  excerpt)
+    return Change(
+        type_name, location, rule_id, detail, old, new, note, editorial and not (old or new), evidence, excerpt
+    )
 
 
 def render_location(location: Location) -> str:

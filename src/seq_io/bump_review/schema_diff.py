@@ -132,9 +132,7 @@ def strip_annotations(node: Any) -> Any:
     """A subschema without its annotations (descriptions and the like), for comparing what it demands."""
     if isinstance(node, dict):
         return {
-            key: strip_annotations(value)
-            for key, value in node.items()
-            if key in ("x-rule",) or key not in ANNOTATIONS
+            key: strip_annotations(value) for key, value in node.items() if key in ("x-rule",) or key not in ANNOTATIONS
         }
     if isinstance(node, list):
         return [strip_annotations(value) for value in node]
@@ -271,9 +269,7 @@ class _Walk:
     def emit(self, rule: str, type_name: str, location: Location, detail: str, **override: Any) -> None:
         self.out.append(make(rule, type_name, location, detail, **override))
 
-    def compare(
-        self, type_name: str, location: Location, before: Any, after: Any, bases: tuple[str, str]
-    ) -> None:
+    def compare(self, type_name: str, location: Location, before: Any, after: Any, bases: tuple[str, str]) -> None:
         b, h = view(before), view(after)
         for side, v in enumerate((b, h)):
             for rule_id, content in v.rules:
@@ -296,14 +292,10 @@ class _Walk:
             self._object(type_name, location, b.core, h.core, bases)
             self._array(type_name, location, b.core, h.core, bases)
         if not _same(b.default, h.default):
-            self.emit(
-                "default-changed", type_name, location, f"default {_short(b.default)} → {_short(h.default)}"
-            )
+            self.emit("default-changed", type_name, location, f"default {_short(b.default)} → {_short(h.default)}")
         self._leftovers(type_name, location, b.core, h.core)
 
-    def _annotations(
-        self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]
-    ) -> None:
+    def _annotations(self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]) -> None:
         for key in sorted((set(before) | set(after)) - {"x-rule", "$id", "$schema"}):
             old, new = before.get(key, _MISSING), after.get(key, _MISSING)
             if _same(old, new):
@@ -324,21 +316,15 @@ class _Walk:
                 )
                 self.emit("annotation-changed", type_name, location, f"`{key}` {what}")
             else:
-                self.emit(
-                    "annotation-changed", type_name, location, f"`{key}`: {_short(old)} → {_short(new)}"
-                )
+                self.emit("annotation-changed", type_name, location, f"`{key}`: {_short(old)} → {_short(new)}")
 
     def _null(self, type_name: str, location: Location, b: View, h: View) -> None:
         before, after = _accepts_null(b), _accepts_null(h)
         if before != after:
             rule = "type-widened" if after else "type-narrowed"
-            self.emit(
-                rule, type_name, location, "null is now accepted" if after else "null is no longer accepted"
-            )
+            self.emit(rule, type_name, location, "null is now accepted" if after else "null is no longer accepted")
 
-    def _reference(
-        self, type_name: str, location: Location, b: View, h: View, bases: tuple[str, str]
-    ) -> None:
+    def _reference(self, type_name: str, location: Location, b: View, h: View, bases: tuple[str, str]) -> None:
         titles = [
             self.schemas[side].ref_title(bases[side], v.core["$ref"])[2] if "$ref" in v.core else None
             for side, v in enumerate((b, h))
@@ -361,17 +347,11 @@ class _Walk:
             return
         wider, narrower = _contains(after, before), _contains(before, after)
         rule = (
-            "type-widened"
-            if wider and not narrower
-            else "type-narrowed"
-            if narrower and not wider
-            else "type-changed"
+            "type-widened" if wider and not narrower else "type-narrowed" if narrower and not wider else "type-changed"
         )
         self.emit(rule, type_name, location, f"type {sorted(before)} → {sorted(after)}")
 
-    def _enum(
-        self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]
-    ) -> None:
+    def _enum(self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]) -> None:
         old, new = _enum(before), _enum(after)
         if old is None and new is None:
             return
@@ -382,9 +362,7 @@ class _Walk:
                 rule,
                 type_name,
                 location,
-                f"values restricted to {listed}"
-                if old is None
-                else f"values no longer restricted to {listed}",
+                f"values restricted to {listed}" if old is None else f"values no longer restricted to {listed}",
             )
             return
         added = [v for v in new if not any(json_equal(v, o) for o in old)]
@@ -394,9 +372,7 @@ class _Walk:
         if removed:
             self.emit("enum-values-removed", type_name, location, f"values removed: {_short(removed)}")
 
-    def _bounds(
-        self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]
-    ) -> None:
+    def _bounds(self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]) -> None:
         for side in ("min", "max"):
             old, new = _numeric_bound(before, side), _numeric_bound(after, side)
             self._bound(
@@ -437,25 +413,52 @@ class _Walk:
         each difference as the witness; both directions, undecided, when a pattern is outside the subset."""
         found = regex_language.compare(old, new)
         if found is None:
-            self.emit("bound-changed", type_name, location, detail,
-                      note="undecided: a pattern uses a feature the review cannot compare (lookarounds, "
-                           "backreferences, ...), so both directions are assumed")
+            self.emit(
+                "bound-changed",
+                type_name,
+                location,
+                detail,
+                note="undecided: a pattern uses a feature the review cannot compare (lookarounds, "
+                "backreferences, ...), so both directions are assumed",
+            )
             return
         evidence = tuple(
             f"{json.dumps(text, ensure_ascii=False)} is accepted by the {side} pattern only"
-            for side, text in (("old", found.only_old), ("new", found.only_new)) if text is not None)
+            for side, text in (("old", found.only_old), ("new", found.only_new))
+            if text is not None
+        )
         if found.relation == "equal":
-            self.emit("bound-changed", type_name, location, detail, old_readers=False, new_readers=False,
-                      editorial=True, note="the two patterns accept the same strings (compared as regular "
-                                           "languages): nothing accepted changes")
+            self.emit(
+                "bound-changed",
+                type_name,
+                location,
+                detail,
+                old_readers=False,
+                new_readers=False,
+                editorial=True,
+                note="the two patterns accept the same strings (compared as regular "
+                "languages): nothing accepted changes",
+            )
         elif found.relation == "changed":
-            self.emit("bound-changed", type_name, location, detail, evidence=evidence,
-                      note="neither pattern's strings contain the other's (compared as regular languages)")
+            self.emit(
+                "bound-changed",
+                type_name,
+                location,
+                detail,
+                evidence=evidence,
+                note="neither pattern's strings contain the other's (compared as regular languages)",
+            )
         else:
             rule = "bound-tightened" if found.relation == "narrowed" else "bound-loosened"
-            self.emit(rule, type_name, location, detail, evidence=evidence,
-                      note=f"the new pattern accepts a {'subset' if rule == 'bound-tightened' else 'superset'} of "
-                           "the old one's strings (compared as regular languages)")
+            self.emit(
+                rule,
+                type_name,
+                location,
+                detail,
+                evidence=evidence,
+                note=f"the new pattern accepts a {'subset' if rule == 'bound-tightened' else 'superset'} of "
+                "the old one's strings (compared as regular languages)",
+            )
 
     def _multiple_of(self, type_name: str, location: Location, old: Any, new: Any, detail: str) -> None:
         """multipleOf a → b: tightened when b is a multiple of a, loosened when a is one of b, else both ways."""
@@ -465,17 +468,32 @@ class _Walk:
             self.emit("bound-changed", type_name, location, detail, note="undecided: not two numbers")
             return
         if (b / a).denominator == 1:
-            self.emit("bound-tightened", type_name, location, detail,
-                      note=f"every multiple of {new} is a multiple of {old}", evidence=(f"{old} is accepted "
-                                                                                      "by the old side only",))
+            self.emit(
+                "bound-tightened",
+                type_name,
+                location,
+                detail,
+                note=f"every multiple of {new} is a multiple of {old}",
+                evidence=(f"{old} is accepted by the old side only",),
+            )
         elif (a / b).denominator == 1:
-            self.emit("bound-loosened", type_name, location, detail,
-                      note=f"every multiple of {old} is a multiple of {new}", evidence=(f"{new} is accepted "
-                                                                                      "by the new side only",))
+            self.emit(
+                "bound-loosened",
+                type_name,
+                location,
+                detail,
+                note=f"every multiple of {old} is a multiple of {new}",
+                evidence=(f"{new} is accepted by the new side only",),
+            )
         else:
-            self.emit("bound-changed", type_name, location, detail, evidence=(
-                f"{old} is accepted by the old side only", f"{new} is accepted by the new side only"),
-                note="neither step divides the other")
+            self.emit(
+                "bound-changed",
+                type_name,
+                location,
+                detail,
+                evidence=(f"{old} is accepted by the old side only", f"{new} is accepted by the new side only"),
+                note="neither step divides the other",
+            )
 
     def _bound(self, type_name: str, location: Location, direction: int, detail: str) -> None:
         if direction:
@@ -513,14 +531,10 @@ class _Walk:
                 bases,
             )
 
-    def _property_added(
-        self, type_name: str, location: Location, name: str, schema: Any, old_extra: Any
-    ) -> None:
+    def _property_added(self, type_name: str, location: Location, name: str, schema: Any, old_extra: Any) -> None:
         where = (*location, name)
         if old_extra is False:
-            self.emit(
-                "property-added-closed", type_name, where, f"property `{name}` added to a closed object"
-            )
+            self.emit("property-added-closed", type_name, where, f"property `{name}` added to a closed object")
         elif _properties_trivial(schema):
             self.emit(
                 "property-added-open",
@@ -541,14 +555,10 @@ class _Walk:
                 note="old readers check it against their additionalProperties schema" if constrained else "",
             )
 
-    def _property_removed(
-        self, type_name: str, location: Location, name: str, schema: Any, new_extra: Any
-    ) -> None:
+    def _property_removed(self, type_name: str, location: Location, name: str, schema: Any, new_extra: Any) -> None:
         where = (*location, name)
         if new_extra is False:
-            self.emit(
-                "property-removed-closed", type_name, where, f"property `{name}` removed from a closed object"
-            )
+            self.emit("property-removed-closed", type_name, where, f"property `{name}` removed from a closed object")
         elif _properties_trivial(schema):
             self.emit(
                 "property-removed-open",
@@ -559,13 +569,9 @@ class _Walk:
                 note="the removed property accepted any value",
             )
         else:
-            self.emit(
-                "property-removed-open", type_name, where, f"property `{name}` removed from open content"
-            )
+            self.emit("property-removed-open", type_name, where, f"property `{name}` removed from open content")
 
-    def _content(
-        self, type_name: str, location: Location, before: Any, after: Any, bases: tuple[str, str]
-    ) -> None:
+    def _content(self, type_name: str, location: Location, before: Any, after: Any, bases: tuple[str, str]) -> None:
         def state(extra: Any) -> str:
             return "closed" if extra is False else "schema" if isinstance(extra, dict) and extra else "open"
 
@@ -601,22 +607,26 @@ class _Walk:
                 bases,
             )
 
-    def _leftovers(
-        self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]
-    ) -> None:
+    def _leftovers(self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]) -> None:
         for key in sorted((set(before) | set(after)) - HANDLED):
             old, new = strip_annotations(before.get(key)), strip_annotations(after.get(key))
             if (key in before) != (key in after) or not json_equal(old, new):
-                found = self._decide(type_name, location,
-                                     (location, {key: before[key]} if key in before else NO_RULE),
-                                     (location, {key: after[key]} if key in after else NO_RULE))
+                found = self._decide(
+                    type_name,
+                    location,
+                    (location, {key: before[key]} if key in before else NO_RULE),
+                    (location, {key: after[key]} if key in after else NO_RULE),
+                )
                 self.emit(
                     "subschema-changed",
                     type_name,
                     location,
                     f"`{key}`: {_short(before.get(key, _MISSING))} → {_short(after.get(key, _MISSING))}",
-                    old_readers=found.old_readers, new_readers=found.new_readers, note=found.note,
-                    evidence=found.evidence, editorial=found.same,
+                    old_readers=found.old_readers,
+                    new_readers=found.new_readers,
+                    note=found.note,
+                    evidence=found.evidence,
+                    editorial=found.same,
                 )
 
     def compare_rules(self, type_name: str) -> None:
@@ -629,24 +639,39 @@ class _Walk:
                 where, content = new[rule_id]
                 silent = self._cannot_fire(self.base.spec, type_name, where, content)
                 found = self._decide(type_name, where, (where, NO_RULE), (where, content))
-                self.emit("rule-added", type_name, where, f"rule `{rule_id}` added",
-                          new_readers=found.new_readers and not silent,
-                          note=silent or found.note, evidence=found.evidence)
+                self.emit(
+                    "rule-added",
+                    type_name,
+                    where,
+                    f"rule `{rule_id}` added",
+                    new_readers=found.new_readers and not silent,
+                    note=silent or found.note,
+                    evidence=found.evidence,
+                )
             elif rule_id not in new:
                 where, content = old[rule_id]
                 silent = self._cannot_fire(self.head.spec, type_name, where, content)
                 found = self._decide(type_name, where, (where, content), (where, NO_RULE))
-                self.emit("rule-removed", type_name, where, f"rule `{rule_id}` removed",
-                          old_readers=found.old_readers and not silent,
-                          note=silent or found.note, evidence=found.evidence)
+                self.emit(
+                    "rule-removed",
+                    type_name,
+                    where,
+                    f"rule `{rule_id}` removed",
+                    old_readers=found.old_readers and not silent,
+                    note=silent or found.note,
+                    evidence=found.evidence,
+                )
             else:
                 self._rule_changed(type_name, rule_id, old[rule_id], new[rule_id])
 
-    def _decide(self, type_name: str, location: Location, old: tuple[Location, Any], new: tuple[Location, Any]
-                ) -> decide.Decision:
+    def _decide(
+        self, type_name: str, location: Location, old: tuple[Location, Any], new: tuple[Location, Any]
+    ) -> decide.Decision:
         """Whom replacing the subschema `old` (base, at its location) by `new` (head) breaks, by content."""
-        uris = tuple(self.schemas[side].root(type_name)[0] if type_name in spec.schemas else ""
-                     for side, spec in enumerate((self.base.spec, self.head.spec)))
+        uris = tuple(
+            self.schemas[side].root(type_name)[0] if type_name in spec.schemas else ""
+            for side, spec in enumerate((self.base.spec, self.head.spec))
+        )
         nodes = (nodes_at(self.base.spec, type_name, old[0]), nodes_at(self.head.spec, type_name, new[0]))
         instances = [*_instances(self.base.vectors_root, type_name), *_instances(self.head.vectors_root, type_name)]
         return decide.decide(self.sides, nodes, ((uris[0], old[1]), (uris[1], new[1])), location, instances)
@@ -660,9 +685,7 @@ class _Walk:
     ) -> None:
         if old[0] == new[0] and json_equal(strip_annotations(old[1]), strip_annotations(new[1])):
             if not json_equal(old[1], new[1]):
-                self.emit(
-                    "annotation-changed", type_name, new[0], f"rule `{rule_id}`: its description changed"
-                )
+                self.emit("annotation-changed", type_name, new[0], f"rule `{rule_id}`: its description changed")
             return
         old_silent = self._cannot_fire(self.head.spec, type_name, old[0], old[1])
         new_silent = self._cannot_fire(self.base.spec, type_name, new[0], new[1])
@@ -743,16 +766,28 @@ def _tables(walk: _Walk, common: set[str]) -> None:
                 detail = f"{label}: its text in validation.md changed"
                 found = relations.relation_change(old[rule_id], new[rule_id]) if kind == "rule" else None
                 if found is None:
-                    walk.emit(f"{kind}-changed", owner, (), detail,
-                              note="undecided: the review cannot read prose, so both directions are assumed (mark "
-                                   "a rewording editorial in the changelog, spec/compatibility.md)")
+                    walk.emit(
+                        f"{kind}-changed",
+                        owner,
+                        (),
+                        detail,
+                        note="undecided: the review cannot read prose, so both directions are assumed (mark "
+                        "a rewording editorial in the changelog, spec/compatibility.md)",
+                    )
                 else:
                     effect, was, now = found
-                    walk.emit("rule-changed", owner, (), detail, old_readers=effect != "tightened",
-                              new_readers=effect != "loosened",
-                              note=f"the text differs only in one comparison, {was} → {now}: the requirement is "
-                                   + {"tightened": "stricter", "loosened": "looser",
-                                      "changed": "neither stricter nor looser"}[effect])
+                    walk.emit(
+                        "rule-changed",
+                        owner,
+                        (),
+                        detail,
+                        old_readers=effect != "tightened",
+                        new_readers=effect != "loosened",
+                        note=f"the text differs only in one comparison, {was} → {now}: the requirement is "
+                        + {"tightened": "stricter", "loosened": "looser", "changed": "neither stricter nor looser"}[
+                            effect
+                        ],
+                    )
 
 
 def _constants(walk: _Walk) -> None:
@@ -775,15 +810,29 @@ def _constants(walk: _Walk) -> None:
                 walk.emit("annotation-changed", CONSTANTS, where, detail + " (the code's description)")
             elif numbers and name.startswith(("MAX_", "MIN_")) and where[0] == "limits":
                 loosened = (new[key] > old[key]) == name.startswith("MAX_")
-                walk.emit("constant-changed", CONSTANTS, where, detail, old_readers=loosened,
-                          new_readers=not loosened,
-                          note=f"{name} is {'an upper' if name.startswith('MAX_') else 'a lower'} limit: "
-                               + ("new data may now exceed what old readers accept" if loosened else
-                                  "old data within the old limit may now be refused"))
+                walk.emit(
+                    "constant-changed",
+                    CONSTANTS,
+                    where,
+                    detail,
+                    old_readers=loosened,
+                    new_readers=not loosened,
+                    note=f"{name} is {'an upper' if name.startswith('MAX_') else 'a lower'} limit: "
+                    + (
+                        "new data may now exceed what old readers accept"
+                        if loosened
+                        else "old data within the old limit may now be refused"
+                    ),
+                )
             else:
-                walk.emit("constant-changed", CONSTANTS, where, detail,
-                          note="undecided: the review cannot tell what this constant's value changes, so both "
-                               "directions are assumed")
+                walk.emit(
+                    "constant-changed",
+                    CONSTANTS,
+                    where,
+                    detail,
+                    note="undecided: the review cannot tell what this constant's value changes, so both "
+                    "directions are assumed",
+                )
 
 
 def _type_detail(snapshot: Snapshot, type_name: str, verb: str) -> str:
@@ -840,8 +889,7 @@ def _via(result: Diff, common: set[str]) -> list[Change]:
                     name,
                     locations[0],
                     "via-reference",
-                    f"holds `{inner}` at {where}: {len(inner_changes)} breaking change(s) of "
-                    f"`{inner}` reach it",
+                    f"holds `{inner}` at {where}: {len(inner_changes)} breaking change(s) of `{inner}` reach it",
                     any(c.old_readers for c in inner_changes),
                     any(c.new_readers for c in inner_changes),
                 )

@@ -40,9 +40,7 @@ class Schemas:
         return uri, target, str(target["title"]) if whole else None
 
 
-def _applicable(
-    schemas: Schemas, base: str, node: Any, depth: int = 0
-) -> list[tuple[str, dict[str, Any]]] | None:
+def _applicable(schemas: Schemas, base: str, node: Any, depth: int = 0) -> list[tuple[str, dict[str, Any]]] | None:
     """The schema objects applying at a node (via `$ref`, `allOf`, a nullable `anyOf`); None: unknowable."""
     if not isinstance(node, dict):
         return []
@@ -117,11 +115,7 @@ def closed_properties(spec: SpecData, type_name: str, location: Location) -> fro
         applicable = _applicable(schemas, base, node)
         if applicable is None:
             return None
-        closed += [
-            frozenset(s.get("properties", {}))
-            for _, s in applicable
-            if s.get("additionalProperties") is False
-        ]
+        closed += [frozenset(s.get("properties", {})) for _, s in applicable if s.get("additionalProperties") is False]
     return frozenset.intersection(*closed) if closed else None
 
 
@@ -209,9 +203,7 @@ def parse_path(path: str) -> JsonPathParts:
         if token is None:
             break
         name, index, quoted = token.groups()
-        parts.append(
-            int(index) if index is not None else name if name is not None else json.loads(f'"{quoted}"')
-        )
+        parts.append(int(index) if index is not None else name if name is not None else json.loads(f'"{quoted}"'))
         position = token.end()
     return tuple(parts)
 

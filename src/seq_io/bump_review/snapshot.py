@@ -73,8 +73,11 @@ class Snapshot:
 
     def changelog_entry(self, version: str) -> str:
         """The text of the changelog's entry for `version` (from its heading to the next `## ` heading)."""
-        found = re.search(rf"^##\s+\[?v?{re.escape(version)}\]?[^\n]*\n(.*?)(?=^##\s|\Z)", self.changelog_text,
-                          re.MULTILINE | re.DOTALL)
+        found = re.search(
+            rf"^##\s+\[?v?{re.escape(version)}\]?[^\n]*\n(.*?)(?=^##\s|\Z)",
+            self.changelog_text,
+            re.MULTILINE | re.DOTALL,
+        )
         return found.group(1) if found else ""
 
 
@@ -150,8 +153,9 @@ def _read_spec(root: Path) -> SpecData:
         with contextlib.suppress(ValueError):
             title = json.loads(text).get("title") if text.lstrip().startswith("{") else None
             if isinstance(title, str) and title in titles:
-                raise InputError(f"{path}: its title {title!r} is also the title of {titles[title].name}; a type "
-                                 "has one schema")
+                raise InputError(
+                    f"{path}: its title {title!r} is also the title of {titles[title].name}; a type has one schema"
+                )
             if isinstance(title, str):
                 titles[title] = path
     try:
@@ -191,7 +195,8 @@ def _check_references(spec: SpecData) -> None:
                     raise InputError(
                         f"{spec.root / 'schemas' / files.get(base, '?')}: {pointer or '/'}: `$ref` "
                         f"{node['$ref']!r} names nothing in {spec.root} (a schema removed while this one still "
-                        "refers to it, or a wrong pointer)") from None
+                        "refers to it, or a wrong pointer)"
+                    ) from None
                 if isinstance(target, dict):
                     children.append(target)
             in_place[id(node)] = children
@@ -215,9 +220,11 @@ def _refuse_cycles(spec: SpecData, in_place: dict[int, list[Any]]) -> None:
                 state[node] = 2
                 path.pop()
             elif state.get(id(child)) == 1:
-                raise InputError(f"{spec.root / 'schemas'}: a `$ref` refers back to itself through `$ref`, `allOf`, "
-                                 "`anyOf`, `oneOf`, `not` or `if` without a property or item in between; no "
-                                 "validator can evaluate it")
+                raise InputError(
+                    f"{spec.root / 'schemas'}: a `$ref` refers back to itself through `$ref`, `allOf`, "
+                    "`anyOf`, `oneOf`, `not` or `if` without a property or item in between; no "
+                    "validator can evaluate it"
+                )
             elif not state.get(id(child)) and id(child) in in_place:
                 state[id(child)] = 1
                 path.append((id(child), iter(in_place[id(child)])))
@@ -243,25 +250,23 @@ def load_folder(root: Path, label: str | None = None) -> Snapshot:
     """Read one spec folder; InputError if it is missing or broken."""
     spec = _read_spec(root)
     notes: list[str] = []
-    documents = tuple((path.name, _read_text(path)) for path in sorted(root.glob("*.md"))
-                      if path.name != "CHANGELOG.md" and path.is_file())
+    documents = tuple(
+        (path.name, _read_text(path))
+        for path in sorted(root.glob("*.md"))
+        if path.name != "CHANGELOG.md" and path.is_file()
+    )
     validation_md = root / "validation.md"
     if validation_md.is_file():
         tables = rule_tables(_read_text(validation_md))
     else:
         tables = {name: {} for name in TABLES.values()}
-        notes.append(
-            f"{label or root}: no validation.md, so no rule beyond the schema is known for this side"
-        )
+        notes.append(f"{label or root}: no validation.md, so no rule beyond the schema is known for this side")
     vectors_root = _vectors_of(root)
     if vectors_root is None:
-        notes.append(
-            f"{label or root}: no vectors, so the data backstop and the behaviour diff cannot use this side"
-        )
+        notes.append(f"{label or root}: no vectors, so the data backstop and the behaviour diff cannot use this side")
     changelog = _changelog_of(root)
     changelog_text = _read_text(changelog) if changelog is not None else ""
-    return Snapshot(label or str(root), spec, tables, vectors_root, changelog, tuple(notes), documents,
-                    changelog_text)
+    return Snapshot(label or str(root), spec, tables, vectors_root, changelog, tuple(notes), documents, changelog_text)
 
 
 def working_tree() -> Snapshot:
@@ -293,9 +298,7 @@ def _export(commit: str, path: str, into: Path) -> bool:
         return False
     archive = _git(["archive", "--format=tar", commit, "--", path])
     if archive.returncode != 0:
-        raise InputError(
-            f"git archive {commit} {path} failed: {archive.stderr.decode(errors='replace').strip()}"
-        )
+        raise InputError(f"git archive {commit} {path} failed: {archive.stderr.decode(errors='replace').strip()}")
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")
     return True

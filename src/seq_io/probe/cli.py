@@ -52,11 +52,19 @@ def _jobs(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--worker", metavar="URL", help="the worker's base URL, e.g. http://127.0.0.1:8080")
-    where.add_argument("--start", metavar="COMMAND",
-                       help="start this worker command (split like a POSIX shell), read the line `listening on URL` "
-                            "it prints, probe it, then stop it with SIGTERM (e.g. \"iospec worker --testing\")")
-    parser.add_argument("--vectors", type=Path, default=VECTORS_DIR, metavar="DIR",
-                        help="the folder of vector files (default: conformance/vectors; only stream cases are sent)")
+    where.add_argument(
+        "--start",
+        metavar="COMMAND",
+        help="start this worker command (split like a POSIX shell), read the line `listening on URL` "
+        'it prints, probe it, then stop it with SIGTERM (e.g. "iospec worker --testing")',
+    )
+    parser.add_argument(
+        "--vectors",
+        type=Path,
+        default=VECTORS_DIR,
+        metavar="DIR",
+        help="the folder of vector files (default: conformance/vectors; only stream cases are sent)",
+    )
     parser.add_argument("--id", action="append", default=[], metavar="ID", help="as for iospec run (repeatable)")
     parser.add_argument("--group", action="append", default=[], metavar="G", help="as for iospec run (repeatable)")
     parser.add_argument("--tag", action="append", default=[], metavar="T", help="as for iospec run (repeatable)")
@@ -66,23 +74,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tap", type=Path, metavar="F", help="write a TAP 14 report")
     parser.add_argument("--json", type=Path, metavar="F", help="write the JSON report")
     parser.add_argument("--show", type=int, default=20, metavar="N", help="failing cases shown in full (default 20)")
-    parser.add_argument("--worker-config", type=Path, metavar="FILE",
-                        help="a JSON file stating the worker's configuration, for a worker without GET /stream/info "
-                             "(conformance/worker.md)")
-    parser.add_argument("--wait-s", type=_seconds, metavar="S",
-                        help="the worker's act wait in real seconds, when its configuration does not say it")
-    parser.add_argument("--timeout", type=_seconds, default=5.0, metavar="S",
-                        help="seconds to wait for one answer beyond the worker's wait (default 5)")
-    parser.add_argument("--latency", type=_seconds, default=0.1, metavar="S",
-                        help="real seconds every deadline margin must exceed (default 0.1)")
-    parser.add_argument("--max-scenario-s", type=_seconds, default=12.0, metavar="S",
-                        help="real seconds a scenario's advances may take (default 12); longer silences with no "
-                             "deadline near are compressed, scenarios that cannot fit are not applicable")
-    parser.add_argument("--max-wait-s", type=_seconds, default=6.0, metavar="S",
-                        help="the longest act wait a test keeper is given (default 6): scenarios whose margins "
-                             "need more are not applicable")
-    parser.add_argument("--jobs", type=_jobs, default=8, metavar="N",
-                        help="scenarios replayed at once on test keepers (default 8)")
+    parser.add_argument(
+        "--worker-config",
+        type=Path,
+        metavar="FILE",
+        help="a JSON file stating the worker's configuration, for a worker without GET /stream/info "
+        "(conformance/worker.md)",
+    )
+    parser.add_argument(
+        "--wait-s",
+        type=_seconds,
+        metavar="S",
+        help="the worker's act wait in real seconds, when its configuration does not say it",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=5.0,
+        metavar="S",
+        help="seconds to wait for one answer beyond the worker's wait (default 5)",
+    )
+    parser.add_argument(
+        "--latency",
+        type=_seconds,
+        default=0.1,
+        metavar="S",
+        help="real seconds every deadline margin must exceed (default 0.1)",
+    )
+    parser.add_argument(
+        "--max-scenario-s",
+        type=_seconds,
+        default=12.0,
+        metavar="S",
+        help="real seconds a scenario's advances may take (default 12); longer silences with no "
+        "deadline near are compressed, scenarios that cannot fit are not applicable",
+    )
+    parser.add_argument(
+        "--max-wait-s",
+        type=_seconds,
+        default=6.0,
+        metavar="S",
+        help="the longest act wait a test keeper is given (default 6): scenarios whose margins "
+        "need more are not applicable",
+    )
+    parser.add_argument(
+        "--jobs", type=_jobs, default=8, metavar="N", help="scenarios replayed at once on test keepers (default 8)"
+    )
 
 
 class _Unusable(Exception):
@@ -106,18 +143,20 @@ async def _worker_info(client: Any, url: str, args: argparse.Namespace) -> dict[
             raise _Unusable(f"cannot reach the worker at {url}: {type(error).__name__}: {error}") from None
         info, issues = parse_json_text(answer.text) if answer.status_code == 200 else (None, [])
         if answer.status_code != 200 or issues or not isinstance(info, dict):
-            raise _Unusable(f"the worker at {url} does not state its configuration at GET /stream/info (status "
-                            f"{answer.status_code}); describe it with --worker-config FILE (conformance/worker.md)")
+            raise _Unusable(
+                f"the worker at {url} does not state its configuration at GET /stream/info (status "
+                f"{answer.status_code}); describe it with --worker-config FILE (conformance/worker.md)"
+            )
     if args.wait_s is not None:
         info["wait_s"] = args.wait_s
     if not isinstance(info.get("wait_s"), int | float) or isinstance(info.get("wait_s"), bool):
-        raise _Unusable("the worker's configuration does not state wait_s (its act wait in real seconds); give "
-                        "--wait-s")
+        raise _Unusable(
+            "the worker's configuration does not state wait_s (its act wait in real seconds); give --wait-s"
+        )
     return info
 
 
-async def _probe(args: argparse.Namespace, expected: ExpectedFailures
-                 ) -> tuple[Report, list[str], list[SuiteCase]]:
+async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[Report, list[str], list[SuiteCase]]:
     import httpx
 
     from seq_io.probe.replay import Settings
@@ -130,20 +169,29 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures
     async with httpx.AsyncClient(limits=limits, trust_env=False) as client:
         info = await _worker_info(client, url, args)
         config = WorkerConfig.of(info)
-        settings = ProbeSettings(latency_s=args.latency, max_wait_s=args.max_wait_s, jobs=args.jobs,
-                                 max_scenario_s=args.max_scenario_s,
-                                 http=Settings(timeout_s=args.timeout))
+        settings = ProbeSettings(
+            latency_s=args.latency,
+            max_wait_s=args.max_wait_s,
+            jobs=args.jobs,
+            max_scenario_s=args.max_scenario_s,
+            http=Settings(timeout_s=args.timeout),
+        )
         implementation = info.get("implementation") or {}
-        report = Report(load_spec().contract_version, [url],
-                        (str(implementation.get("name", "worker")), str(implementation.get("version", "?"))),
-                        ("stream",), relative(args.xfail) if args.xfail else None)
+        report = Report(
+            load_spec().contract_version,
+            [url],
+            (str(implementation.get("name", "worker")), str(implementation.get("version", "?"))),
+            ("stream",),
+            relative(args.xfail) if args.xfail else None,
+        )
         begun = asyncio.get_running_loop().time()
         records, prober = await probe_cases(client, url, config, chosen, expected, settings)
         report.records = records
         report.seconds = asyncio.get_running_loop().time() - begun
     report.problems += [Problem("suite", str(problem)) for problem in unreadable]
-    report.problems += [Problem("expected-failures", f"{label} names no case of the suite")
-                        for label in expected.stale(cases)]
+    report.problems += [
+        Problem("expected-failures", f"{label} names no case of the suite") for label in expected.stale(cases)
+    ]
     if not chosen:
         report.problems.append(Problem("suite", "no stream case was selected: check the filters and the vectors"))
     needed = [f"  {len(ids)} case(s), e.g. {ids[0]}: {need}" for need, ids in prober.needed.items()]
@@ -166,8 +214,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"iospec probe: --worker is a URL such as http://127.0.0.1:8080, not {args.worker!r}", file=sys.stderr)
         return 2
     try:
-        expected = ExpectedFailures() if args.xfail is None or (args.fix and not args.xfail.exists()) \
+        expected = (
+            ExpectedFailures()
+            if args.xfail is None or (args.fix and not args.xfail.exists())
             else xfail.load(args.xfail)
+        )
         report, needed, known = asyncio.run(_probe(args, expected))
     except (XfailError, _Unusable) as error:
         print(f"iospec probe: {error}", file=sys.stderr)
@@ -189,8 +240,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"iospec probe: cannot write a report: {error}", file=sys.stderr)
         return 2
     not_applicable = [r for r in report.records if r.note.startswith(NOT_APPLICABLE + ":")]
-    lines = [f"not applicable over HTTP: {len(not_applicable)} case(s) (conformance/worker.md, § What the probe "
-             "cannot replay):", *(f"  {r.case.id}: {r.verdict.detail.split(': ', 1)[-1]}" for r in not_applicable)]
+    lines = [
+        f"not applicable over HTTP: {len(not_applicable)} case(s) (conformance/worker.md, § What the probe "
+        "cannot replay):",
+        *(f"  {r.case.id}: {r.verdict.detail.split(': ', 1)[-1]}" for r in not_applicable),
+    ]
     if needed:
         lines += ["scenarios this worker's configuration cannot run, by the configuration they need:", *needed]
     print("\n".join(lines))
@@ -214,8 +268,9 @@ def _with_started_worker(args: argparse.Namespace) -> int:
     try:
         url = _listening(process)
         if url is None:
-            print(f"iospec probe: the worker did not print `listening on URL` within {START_TIMEOUT:g} s",
-                  file=sys.stderr)
+            print(
+                f"iospec probe: the worker did not print `listening on URL` within {START_TIMEOUT:g} s", file=sys.stderr
+            )
             return 2
         args.worker, args.start = url, None
         return _run(args)
@@ -227,8 +282,10 @@ def _with_started_worker(args: argparse.Namespace) -> int:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
-            print(f"iospec probe: the worker did not stop within {STOP_TIMEOUT:g} s of SIGTERM; killed it",
-                  file=sys.stderr)
+            print(
+                f"iospec probe: the worker did not stop within {STOP_TIMEOUT:g} s of SIGTERM; killed it",
+                file=sys.stderr,
+            )
 
 
 def _listening(process: subprocess.Popen[str]) -> str | None:
@@ -251,7 +308,8 @@ def _listening(process: subprocess.Popen[str]) -> str | None:
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser("probe", help="replay the stream vectors against a live worker over HTTP "
-                                               "(conformance/worker.md)")
+    parser = commands.add_parser(
+        "probe", help="replay the stream vectors against a live worker over HTTP (conformance/worker.md)"
+    )
     add_arguments(parser)
     parser.set_defaults(func=_run)

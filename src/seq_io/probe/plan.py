@@ -128,8 +128,15 @@ def plan_of(data: dict[str, Any]) -> Plan:
         last = plan.decided.get(act, len(operations) - 1)
         for op in range(act + 1, last + 1):
             fails_here = op == plan.decided.get(act) and "error" in operations[act]["expect"]
-            _add(plan, op, act, wait, deadline, before=not fails_here,
-                 what=f"the wait of the act at operation {act} (deadline {deadline!r})")
+            _add(
+                plan,
+                op,
+                act,
+                wait,
+                deadline,
+                before=not fails_here,
+                what=f"the wait of the act at operation {act} (deadline {deadline!r})",
+            )
     idle = data.get("episode_idle")
     if idle is not None:
         scaled = data.get("limits") or {}
@@ -149,12 +156,26 @@ def _idle_constraints(plan: Plan, operations: list[dict[str, Any]], idle: float,
         anchors = last.items() if shared else ([(episode, last[episode])] if episode in last else [])
         for name, anchor in list(anchors):
             end = plan.times[anchor] + idle
-            _add(plan, index, anchor, idle, end, before=plan.times[index] <= end,
-                 what=f"the idle end of episode {name!r} (at {end!r})")
+            _add(
+                plan,
+                index,
+                anchor,
+                idle,
+                end,
+                before=plan.times[index] <= end,
+                what=f"the idle end of episode {name!r} (at {end!r})",
+            )
             if plan.times[index] > end:
                 forget = end + idle
-                _add(plan, index, anchor, 2 * idle, forget, before=plan.times[index] <= forget,
-                     what=f"the end of the memory of episode {name!r} (at {forget!r})")
+                _add(
+                    plan,
+                    index,
+                    anchor,
+                    2 * idle,
+                    forget,
+                    before=plan.times[index] <= forget,
+                    what=f"the end of the memory of episode {name!r} (at {forget!r})",
+                )
         if episode is not None and _accepted(index, operation):
             last[episode] = index
 
@@ -198,7 +219,12 @@ def violations(plan: Plan, timings: dict[int, Timing], scale: float, latency_s: 
         slack = constraint.margin * scale - lag
         if slack <= 0:
             side = "before" if constraint.before else "after"
-            found.append(Violation(f"operation {constraint.op} was to reach the worker {side} {constraint.what}, "
-                                   f"{constraint.margin:g} virtual s away, but the real times miss that by "
-                                   f"{-slack:.3f} s", (lag + latency_s) / constraint.margin))
+            found.append(
+                Violation(
+                    f"operation {constraint.op} was to reach the worker {side} {constraint.what}, "
+                    f"{constraint.margin:g} virtual s away, but the real times miss that by "
+                    f"{-slack:.3f} s",
+                    (lag + latency_s) / constraint.margin,
+                )
+            )
     return found

@@ -85,8 +85,9 @@ def judge_answer(kind: str, response: httpx.Response) -> tuple[dict[str, Any], l
     header = response.headers.get(FORMATS_HEADER)
     observe_format = str(load_spec().contract["observe_format"])
     if header is None:
-        problems.append(f"the answer lacks the Seq-Accept-Formats header (STR-HTTP: every answer lists "
-                        f"{observe_format})")
+        problems.append(
+            f"the answer lacks the Seq-Accept-Formats header (STR-HTTP: every answer lists {observe_format})"
+        )
     elif observe_format not in [part.strip() for part in header.split(",")]:
         problems.append(f"Seq-Accept-Formats is {header!r}, which does not list {observe_format} (STR-HTTP)")
     try:
@@ -102,13 +103,17 @@ def judge_answer(kind: str, response: httpx.Response) -> tuple[dict[str, Any], l
         type_name = "ObserveResponse" if kind == "observe" else "ActResponse"
         outcome = checker.validate_value(type_name, body)
         if not outcome.valid:
-            return {"transport": f"status 200 with a body that is not a valid {type_name}: {outcome.issues[0]}",
-                    "body": body}, problems
+            return {
+                "transport": f"status 200 with a body that is not a valid {type_name}: {outcome.issues[0]}",
+                "body": body,
+            }, problems
         return ({"through": body["through"]} if kind == "observe" else {"handed": body["outputs"]}), problems
     outcome = checker.validate_value("StreamError", body)
     if not outcome.valid:
-        return {"transport": f"status {status} with a body that is not a valid StreamError: {outcome.issues[0]}",
-                "body": body}, problems
+        return {
+            "transport": f"status {status} with a body that is not a valid StreamError: {outcome.issues[0]}",
+            "body": body,
+        }, problems
     details = body["error"]["details"]
     rule = "stream." + details["reason"].replace("_", "-")
     expected_status = ERRORS[rule][0]
@@ -120,8 +125,14 @@ def judge_answer(kind: str, response: httpx.Response) -> tuple[dict[str, Any], l
 
 
 class _Scenario:
-    def __init__(self, client: httpx.AsyncClient, target: Target, operations: list[dict[str, Any]], plan: Plan,
-                 settings: Settings) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        target: Target,
+        operations: list[dict[str, Any]],
+        plan: Plan,
+        settings: Settings,
+    ) -> None:
         self.client, self.target, self.operations, self.plan = client, target, operations, plan
         self.settings = settings
         self.replayed = Replayed([None] * len(operations))
@@ -131,8 +142,12 @@ class _Scenario:
         self.departed = False
 
     async def post(self, path: str, body: Any, timeout: float) -> httpx.Response:
-        return await self.client.post(self.target.base + path, content=_encode(_with_ids(body, self.target)),
-                                      headers={"content-type": "application/json"}, timeout=timeout)
+        return await self.client.post(
+            self.target.base + path,
+            content=_encode(_with_ids(body, self.target)),
+            headers={"content-type": "application/json"},
+            timeout=timeout,
+        )
 
     def settle(self, index: int, response: httpx.Response | BaseException, kind: str, at: int) -> None:
         """Record an operation's outcome; an act's carries `at`, the operation during which its answer came."""
@@ -182,8 +197,9 @@ class _Scenario:
             elif "observe" in operation:
                 sent = self.loop.time()
                 try:
-                    response: httpx.Response | BaseException = await self.post("/observe", operation["observe"],
-                                                                               self.settings.timeout_s)
+                    response: httpx.Response | BaseException = await self.post(
+                        "/observe", operation["observe"], self.settings.timeout_s
+                    )
                 except httpx.HTTPError as error:
                     response = error
                 self.replayed.timings[index] = Timing(sent, self.loop.time())
@@ -216,7 +232,8 @@ class _Scenario:
         if known is None:
             self.replayed.problems.setdefault(index, []).append(
                 f"the worker neither answered the act nor listed it as waiting (GET /stream/waiting) within "
-                f"{self.settings.timeout_s:g} s")
+                f"{self.settings.timeout_s:g} s"
+            )
         else:
             self.replayed.timings[index] = Timing(sent, known)
 
@@ -248,7 +265,8 @@ def _transport_text(error: BaseException, kind: str) -> str:
     return f"POST /{kind} failed: {type(error).__name__}: {error}"
 
 
-async def replay(client: httpx.AsyncClient, target: Target, operations: list[dict[str, Any]], plan: Plan,
-                 settings: Settings) -> Replayed:
+async def replay(
+    client: httpx.AsyncClient, target: Target, operations: list[dict[str, Any]], plan: Plan, settings: Settings
+) -> Replayed:
     """Send one scenario's operations to `target` on the plan's clock; see the module's docstring."""
     return await _Scenario(client, target, operations, plan, settings).run()

@@ -81,8 +81,14 @@ class WorkerConfig:
 
     @staticmethod
     def of(info: dict[str, Any]) -> WorkerConfig:
-        return WorkerConfig(info.get("declaration"), info.get("rate"), info.get("episode_idle"), scenario_limits(info),
-                            float(info["wait_s"]), bool(info.get("testing", False)))
+        return WorkerConfig(
+            info.get("declaration"),
+            info.get("rate"),
+            info.get("episode_idle"),
+            scenario_limits(info),
+            float(info["wait_s"]),
+            bool(info.get("testing", False)),
+        )
 
 
 def is_not_applicable(note: str) -> bool:
@@ -95,14 +101,17 @@ def scenario_limits(data: dict[str, Any]) -> dict[str, int]:
     contract = Limits.of_contract()
     scaled = data.get("limits") or {}
     return {FRAMES: contract.frames, BYTES: contract.bytes, WORKER_BYTES: contract.worker_bytes} | {
-        name: scaled[name] for name in CONTRACT_LIMITS if name in scaled}
+        name: scaled[name] for name in CONTRACT_LIMITS if name in scaled
+    }
 
 
 def keeper_body(data: dict[str, Any]) -> dict[str, Any]:
     """A scenario's setup as `POST /stream/keepers` takes it (conformance/worker.md), numbers as the vector writes
     them: the worker reads them by value (STR-SCENARIO)."""
-    return {"declaration": data["declaration"],
-            **{name: data[name] for name in ("rate", "episode_idle", "limits") if name in data}}
+    return {
+        "declaration": data["declaration"],
+        **{name: data[name] for name in ("rate", "episode_idle", "limits") if name in data},
+    }
 
 
 def refusal_rule(response: httpx.Response) -> str | None:
@@ -166,28 +175,38 @@ class Prober:
         if "expect" in data:
             malformed = malformed_operations(data["operations"])
             if malformed is not None:
-                return (f"{NOT_APPLICABLE}: the scenario is malformed in its operations ({malformed}; STR-SCENARIO): "
-                        "refusing it is a testee's answer to the vector, and an advance is the probe's own wait, "
-                        "nothing a worker is asked")
+                return (
+                    f"{NOT_APPLICABLE}: the scenario is malformed in its operations ({malformed}; STR-SCENARIO): "
+                    "refusing it is a testee's answer to the vector, and an advance is the probe's own wait, "
+                    "nothing a worker is asked"
+                )
             if not self.config.testing:
-                return (f"{NOT_APPLICABLE}: the keeper cannot be made (expects {data['expect'].get('error')}, "
-                        "STR-SETUP); a worker refuses such a configuration when it is deployed, not on POST /observe "
-                        "or /act, and only a worker with test keepers can be asked (POST /stream/keepers)")
+                return (
+                    f"{NOT_APPLICABLE}: the keeper cannot be made (expects {data['expect'].get('error')}, "
+                    "STR-SETUP); a worker refuses such a configuration when it is deployed, not on POST /observe "
+                    "or /act, and only a worker with test keepers can be asked (POST /stream/keepers)"
+                )
             return None
         assert plan is not None
         if plan.tie is not None:
             tie = plan.tie
-            return (f"{NOT_APPLICABLE}: operation {tie.op} falls on {tie.what} ({tie.margin:g} virtual s away): "
-                    "equal clock readings (STR-CLOCK) cannot be reproduced over a real clock")
+            return (
+                f"{NOT_APPLICABLE}: operation {tie.op} falls on {tie.what} ({tie.margin:g} virtual s away): "
+                "equal clock readings (STR-CLOCK) cannot be reproduced over a real clock"
+            )
         scale = plan.scale_needed(self.settings.latency_s, self.settings.request_s)
         if scale * stream_wait_s() > self.settings.max_wait_s:
-            return (f"{NOT_APPLICABLE}: its deadline margins (the closest {plan.margin:g} virtual s) and the requests "
-                    f"between them would need a wait of {scale * stream_wait_s():.1f} s (more than --max-wait-s "
-                    f"{self.settings.max_wait_s:g})")
+            return (
+                f"{NOT_APPLICABLE}: its deadline margins (the closest {plan.margin:g} virtual s) and the requests "
+                f"between them would need a wait of {scale * stream_wait_s():.1f} s (more than --max-wait-s "
+                f"{self.settings.max_wait_s:g})"
+            )
         if scale * plan.duration > self.settings.max_scenario_s:
-            return (f"{NOT_APPLICABLE}: its {plan.duration:g} virtual s with margins of {plan.margin:g} s would take "
-                    f"{scale * plan.duration:.0f} real s (more than --max-scenario-s "
-                    f"{self.settings.max_scenario_s:g})")
+            return (
+                f"{NOT_APPLICABLE}: its {plan.duration:g} virtual s with margins of {plan.margin:g} s would take "
+                f"{scale * plan.duration:.0f} real s (more than --max-scenario-s "
+                f"{self.settings.max_scenario_s:g})"
+            )
         return None
 
     def wait_for(self, plan: Plan) -> float:
@@ -222,14 +241,18 @@ class Prober:
         if not differs:
             unmapped = [name for name in _episode_ids(data) if _fresh_id(self.run_id, 0, name) is None]
             if unmapped:
-                differs.append(f"a fresh worker (the episode id {unmapped[0][:20]!r}… cannot be made unique "
-                               "without changing what it tests)")
+                differs.append(
+                    f"a fresh worker (the episode id {unmapped[0][:20]!r}… cannot be made unique "
+                    "without changing what it tests)"
+                )
         if not differs:
             return None
         need = needs(data, max(wanted, self.settings.min_wait_s))
         self.needed.setdefault(need, []).append(case.id)
-        return (f"not run: this worker differs in {', '.join(differs)}; the scenario needs {need} (a worker "
-                "started with --testing runs every scenario)")
+        return (
+            f"not run: this worker differs in {', '.join(differs)}; the scenario needs {need} (a worker "
+            "started with --testing runs every scenario)"
+        )
 
     async def record(self, case: SuiteCase, expected: ExpectedFailures, number: int) -> Record:
         begun = time.monotonic()
@@ -252,8 +275,7 @@ class Prober:
 
     async def _make_keeper(self, body: dict[str, Any]) -> httpx.Response | Verdict:
         try:
-            return await self.client.post(self.url + "/stream/keepers", json=body,
-                                          timeout=self.settings.http.timeout_s)
+            return await self.client.post(self.url + "/stream/keepers", json=body, timeout=self.settings.http.timeout_s)
         except httpx.HTTPError as error:
             return Verdict("error", f"the worker did not answer POST /stream/keepers: {error!r}")
 
@@ -274,8 +296,11 @@ class Prober:
         if rule == wanted:
             return Verdict("pass")
         got = f"rule {rule}" if rule else f"status {made.status_code}, {made.text[:160]!r}"
-        return Verdict("fail", f"POST /stream/keepers refused this setup with {got}; the vector expects {wanted} "
-                               "(a 400 invalid_body StreamError whose issue names that rule)")
+        return Verdict(
+            "fail",
+            f"POST /stream/keepers refused this setup with {got}; the vector expects {wanted} "
+            "(a 400 invalid_body StreamError whose issue names that rule)",
+        )
 
     async def _on_test_keeper(self, case: SuiteCase, plan: Plan) -> Verdict:
         data = case.case.data
@@ -289,8 +314,11 @@ class Prober:
             if made_base is None:
                 rule = refusal_rule(made)
                 said = f"rule {rule}" if rule else repr(made.text[:160])
-                return Verdict("fail", f"the worker did not make this scenario's keeper (POST /stream/keepers "
-                                       f"answered {made.status_code}, {said}); STR-SETUP says a keeper takes it")
+                return Verdict(
+                    "fail",
+                    f"the worker did not make this scenario's keeper (POST /stream/keepers "
+                    f"answered {made.status_code}, {said}); STR-SETUP says a keeper takes it",
+                )
             base = self.url + made_base
             target = Target(base, True, wait_s / stream_wait_s())
             try:
@@ -300,10 +328,14 @@ class Prober:
             if not problems:
                 return verdict
             tried = wait_s
-            wait_s = min(max(wait_s * 2, max(p.scale for p in problems) * stream_wait_s()),
-                         self.settings.max_wait_s * 2)
-        return Verdict("error", "the machine could not keep the timing this scenario needs, even with a wait of "
-                                f"{tried:.2f} s: {problems[0].text}")
+            wait_s = min(
+                max(wait_s * 2, max(p.scale for p in problems) * stream_wait_s()), self.settings.max_wait_s * 2
+            )
+        return Verdict(
+            "error",
+            "the machine could not keep the timing this scenario needs, even with a wait of "
+            f"{tried:.2f} s: {problems[0].text}",
+        )
 
     async def _on_worker(self, case: SuiteCase, plan: Plan, number: int) -> Verdict:
         problems: list[Violation] = []
@@ -364,8 +396,14 @@ async def _quietly(call: Any) -> None:
         await call
 
 
-async def probe_cases(client: httpx.AsyncClient, url: str, config: WorkerConfig, cases: Sequence[SuiteCase],
-                      expected: ExpectedFailures, settings: ProbeSettings) -> tuple[list[Record], Prober]:
+async def probe_cases(
+    client: httpx.AsyncClient,
+    url: str,
+    config: WorkerConfig,
+    cases: Sequence[SuiteCase],
+    expected: ExpectedFailures,
+    settings: ProbeSettings,
+) -> tuple[list[Record], Prober]:
     """Every case through the prober: many at once on test keepers, one at a time on a worker's own keeper."""
     prober = Prober(client, url, config, settings)
     gate = asyncio.Semaphore(settings.jobs if config.testing else 1)
@@ -385,5 +423,8 @@ async def probe_cases(client: httpx.AsyncClient, url: str, config: WorkerConfig,
 
 def _sleeps(case: SuiteCase) -> float:
     """Virtual seconds a scenario advances (a rough measure of how long it takes to replay)."""
-    return sum(float(op["advance"]) for op in case.case.data["operations"] if "advance" in op) \
-        if "expect" not in case.case.data else 0.0
+    return (
+        sum(float(op["advance"]) for op in case.case.data["operations"] if "advance" in op)
+        if "expect" not in case.case.data
+        else 0.0
+    )

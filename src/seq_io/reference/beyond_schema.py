@@ -42,8 +42,11 @@ RuleCheck = Callable[[JsonObject, list[str | int]], Iterator[Issue]]
 def _param_name_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     for name in node.get("params") or {}:
         if not is_param_name(name):
-            yield Issue(format_path([*path, "params"]), _rule("DeploymentPolicy.param-name"),
-                        f"the parameter name {name!r} is not an identifier (Unicode 14) or starts with '_'")
+            yield Issue(
+                format_path([*path, "params"]),
+                _rule("DeploymentPolicy.param-name"),
+                f"the parameter name {name!r} is not an identifier (Unicode 14) or starts with '_'",
+            )
 
 
 IDENTIFIER_TABLE = "identifier-characters.json"
@@ -55,8 +58,10 @@ version, whatever the runtime's own Unicode is), generated and drift-checked by 
 def _identifier_ranges() -> dict[str, tuple[list[int], list[int]]]:
     """property → (first code points, last code points) of its ascending ranges, for bisection."""
     table = json.loads((own_spec_root() / IDENTIFIER_TABLE).read_text(encoding="utf-8"))
-    return {name: ([first for first, _ in table[name]], [last for _, last in table[name]])
-            for name in ("xid_start", "xid_continue")}
+    return {
+        name: ([first for first, _ in table[name]], [last for _, last in table[name]])
+        for name in ("xid_start", "xid_continue")
+    }
 
 
 def _has(property_name: str, character: str) -> bool:
@@ -75,17 +80,26 @@ def _bounds_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     bounds, dim = node.get("bounds"), node["action_dim"]
     if bounds is not None:
         if len(bounds) != dim:
-            yield Issue(format_path([*path, "bounds"]), _rule("ActionContract.bounds-count"),
-                        f"bounds holds {len(bounds)} [low, high] pair(s) but action_dim is {dim}")
+            yield Issue(
+                format_path([*path, "bounds"]),
+                _rule("ActionContract.bounds-count"),
+                f"bounds holds {len(bounds)} [low, high] pair(s) but action_dim is {dim}",
+            )
         else:
             for index, (low, high) in enumerate(bounds):
                 if low > high:
-                    yield Issue(format_path([*path, "bounds", index]), _rule("ActionContract.bounds-order"),
-                                f"the pair [{low}, {high}] has low above high")
+                    yield Issue(
+                        format_path([*path, "bounds", index]),
+                        _rule("ActionContract.bounds-order"),
+                        f"the pair [{low}, {high}] has low above high",
+                    )
     max_delta = node.get("max_delta")
     if isinstance(max_delta, list) and len(max_delta) != dim:
-        yield Issue(format_path([*path, "max_delta"]), _rule("ActionContract.max-delta-count"),
-                    f"max_delta lists {len(max_delta)} value(s) but action_dim is {dim} (or give one number)")
+        yield Issue(
+            format_path([*path, "max_delta"]),
+            _rule("ActionContract.max-delta-count"),
+            f"max_delta lists {len(max_delta)} value(s) but action_dim is {dim} (or give one number)",
+        )
 
 
 def _infer_param_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
@@ -95,14 +109,23 @@ def _infer_param_issues(node: JsonObject, path: list[str | int]) -> Iterator[Iss
     if default is None:
         return
     if choices is not None and not any(_same_scalar(default, choice) for choice in choices):
-        yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
-                    f"the default {default!r} is not one of the choices (JSON equality: true is not 1, 1 is 1.0)")
+        yield Issue(
+            format_path([*path, "default"]),
+            _rule("InferParam.default-allowed"),
+            f"the default {default!r} is not one of the choices (JSON equality: true is not 1, 1 is 1.0)",
+        )
     elif (low is not None or high is not None) and not is_number(default):
-        yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
-                    f"the default {default!r} is not a number, so it cannot be checked against min/max")
+        yield Issue(
+            format_path([*path, "default"]),
+            _rule("InferParam.default-allowed"),
+            f"the default {default!r} is not a number, so it cannot be checked against min/max",
+        )
     elif (low is not None and default < low) or (high is not None and default > high):
-        yield Issue(format_path([*path, "default"]), _rule("InferParam.default-allowed"),
-                    f"the default {default!r} lies outside [min, max] = [{low}, {high}]")
+        yield Issue(
+            format_path([*path, "default"]),
+            _rule("InferParam.default-allowed"),
+            f"the default {default!r} lies outside [min, max] = [{low}, {high}]",
+        )
 
 
 def _same_scalar(left: Any, right: Any) -> bool:
@@ -117,8 +140,11 @@ def _lease_issues(node: JsonObject, path: list[str | int]) -> Iterator[Issue]:
     date = node["expires_at"][:10]
     year, month, day = (int(part) for part in date.split("-"))
     if not _day_exists(year, month, day):
-        yield Issue(format_path([*path, "expires_at"]), _rule("Lease.expires-at-real-date"),
-                    f"{date} is not a day of the calendar")
+        yield Issue(
+            format_path([*path, "expires_at"]),
+            _rule("Lease.expires-at-real-date"),
+            f"{date} is not a day of the calendar",
+        )
 
 
 def _day_exists(year: int, month: int, day: int) -> bool:

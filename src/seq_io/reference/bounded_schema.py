@@ -40,9 +40,23 @@ _OVERSIZED: ContextVar[frozenset[int]] = ContextVar("oversized", default=frozens
 _FOCUS: ContextVar[dict[int, frozenset[str | int]]] = ContextVar("focus", default={})  # noqa: B039 (never mutated)
 """id of a large array or object → the indices or keys of its items that hold an error; the others are valid."""
 
-_LOOKING_INSIDE = ("items", "prefixItems", "contains", "uniqueItems", "properties", "additionalProperties",
-                   "patternProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
-                   "dependentSchemas", "pattern", "not", "if", "oneOf")
+_LOOKING_INSIDE = (
+    "items",
+    "prefixItems",
+    "contains",
+    "uniqueItems",
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "dependentSchemas",
+    "pattern",
+    "not",
+    "if",
+    "oneOf",
+)
 _SIZE_KEYWORDS = {"array": "maxItems", "object": "maxProperties", "string": "maxLength"}
 
 Keyword = Callable[..., Iterable[ValidationError] | None]
@@ -65,10 +79,11 @@ def canonical(value: Any) -> Hashable:
         elif item is None:
             done.append(("z",))
         elif children_done:
-            parts = done[len(done) - len(item):]
-            del done[len(done) - len(item):]
-            done.append(("a", tuple(parts)) if isinstance(item, list) else ("o", frozenset(zip(item, parts,
-                                                                                             strict=True))))
+            parts = done[len(done) - len(item) :]
+            del done[len(done) - len(item) :]
+            done.append(
+                ("a", tuple(parts)) if isinstance(item, list) else ("o", frozenset(zip(item, parts, strict=True)))
+            )
         else:
             work.append((item, True))
             children = item if isinstance(item, list) else list(item.values())
@@ -125,8 +140,9 @@ def _focused(check: Keyword, kind: str) -> Keyword:
     return keyword
 
 
-def _focused_errors(validator: Any, value: Any, instance: Any, schema: Any, wanted: frozenset[str | int],
-                    kind: str) -> Iterator[ValidationError]:
+def _focused_errors(
+    validator: Any, value: Any, instance: Any, schema: Any, wanted: frozenset[str | int], kind: str
+) -> Iterator[ValidationError]:
     if kind == "array":
         start = len(schema.get("prefixItems", []))
         for index in sorted(index for index in wanted if isinstance(index, int) and index >= start):
@@ -205,8 +221,9 @@ class _Walk:
             return
         for index, branch in enumerate(schema.get("allOf", ())):
             self.visit(branch, base, f"{pointer}/allOf/{index}", instance)
-        admitting = [index for index, branch in enumerate(schema.get("anyOf", ()))
-                     if self._admits(branch, base, instance)]
+        admitting = [
+            index for index, branch in enumerate(schema.get("anyOf", ())) if self._admits(branch, base, instance)
+        ]
         if len(admitting) == 1:
             self.visit(schema["anyOf"][admitting[0]], base, f"{pointer}/anyOf/{admitting[0]}", instance)
         if kind == "object":
@@ -223,8 +240,12 @@ class _Walk:
         properties = schema.get("properties", {})
         extra = schema.get("additionalProperties")
         others = [key for key in instance if key not in properties]
-        if (len(others) > FOCUS_FROM and self.check is not None and isinstance(extra, dict)
-                and "patternProperties" not in schema):
+        if (
+            len(others) > FOCUS_FROM
+            and self.check is not None
+            and isinstance(extra, dict)
+            and "patternProperties" not in schema
+        ):
             others = self._failing(f"{pointer}/additionalProperties", base, ((key, instance[key]) for key in others))
             self.focus[id(instance)] = frozenset([*others, *(key for key in instance if key in properties)])
         for key in instance:
@@ -268,8 +289,15 @@ def resolver(registry: Registry[Any]) -> Resolve:
     return resolve
 
 
-def explain(validator: Any, root: dict[str, Any], resolve: Resolve, instance: Any, *, wanted: int,
-            check: SubschemaCheck | None = None) -> list[ValidationError]:
+def explain(
+    validator: Any,
+    root: dict[str, Any],
+    resolve: Resolve,
+    instance: Any,
+    *,
+    wanted: int,
+    check: SubschemaCheck | None = None,
+) -> list[ValidationError]:
     """The first errors of `instance`, in the order the validator meets them, until they explain `wanted` refusals;
     skipping inside its oversized nodes, and, given fast checks, the items of large arrays and objects they find
     valid."""

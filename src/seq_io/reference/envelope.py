@@ -40,8 +40,11 @@ def envelope(picked: Sequence[Entry], frames: Mapping[int, object], own: object,
         elif step in frames:
             observation = frames[step]
         else:
-            raise ScheduleError(FRAME_MISSING, f"step {step} is picked for the act at step {t}, but no frame of "
-                                               f"step {step} was kept (kept: {sorted(frames)})")
+            raise ScheduleError(
+                FRAME_MISSING,
+                f"step {step} is picked for the act at step {t}, but no frame of "
+                f"step {step} was kept (kept: {sorted(frames)})",
+            )
         observations.append(_cut(observation, keys))
         steps.append(step)
     return {"observations": observations, "steps": steps}
@@ -49,8 +52,12 @@ def envelope(picked: Sequence[Entry], frames: Mapping[int, object], own: object,
 
 def _step(value: object, what: str) -> int:
     """A step given as a JSON number: an integer by value in 0 .. MAX_STEP (3.0 is 3), else a refusal."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer() \
-            and 0 <= value <= MAX_STEP:
+    if (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and float(value).is_integer()
+        and 0 <= value <= MAX_STEP
+    ):
         return int(value)
     raise ScheduleError(INVALID_INPUT, f"{what} must be an integer from 0 to {MAX_STEP}; got {value!r}")
 

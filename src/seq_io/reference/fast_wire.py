@@ -31,7 +31,7 @@ SCREEN: Final[dict[str, Any]] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": SCREEN_ID,
     "description": "Every number is finite with magnitude below 2^53 (jsonschema-rs holds an infinity as a value "
-                   "of no JSON type), at every depth.",
+    "of no JSON type), at every depth.",
     "anyOf": [
         {"type": ["string", "boolean", "null"]},
         {"type": "number", "minimum": -_SAFE, "maximum": _SAFE},

@@ -29,8 +29,11 @@ def _not_json(value: object) -> object:
     raise TypeError(f"a {type(value).__name__} is not a JSON value")
 
 
-_CHUNKS = c_make_encoder(None, _not_json, encode_basestring, None, ":", ",", False, False, False) \
-    if c_make_encoder is not None else None
+_CHUNKS = (
+    c_make_encoder(None, _not_json, encode_basestring, None, ":", ",", False, False, False)
+    if c_make_encoder is not None
+    else None
+)
 """The C JSON encoder built once (JSONEncoder.encode builds it anew on every call): compact, non-ASCII kept,
 NaN refused."""
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode

@@ -60,7 +60,7 @@ def quote(value: object) -> str:
     """A value as JSON text (a string in double quotes), cut to QUOTE_CHARS characters. Written piece by piece and
     stopped once long enough, so quoting a 100 MB string or a deeply nested list costs no more than the quote."""
     text = "".join(_pieces(value, QUOTE_CHARS + 1))
-    return text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS - 3] + "..."
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 3] + "..."
 
 
 def _pieces(value: object, wanted: int) -> Iterator[str]:
@@ -90,8 +90,11 @@ def _pieces(value: object, wanted: int) -> Iterator[str]:
                 if index:
                     work.append(_Piece(","))
         elif item is None or isinstance(item, bool | int | float):
-            piece = json.dumps(item) if not isinstance(item, int) or item.bit_length() <= 2000 else \
-                f"<an integer of {item.bit_length()} bits>"  # str() refuses more than 4,300 digits
+            piece = (
+                json.dumps(item)
+                if not isinstance(item, int) or item.bit_length() <= 2000
+                else f"<an integer of {item.bit_length()} bits>"
+            )  # str() refuses more than 4,300 digits
         else:
             piece = repr(item)[:wanted]
         given += len(piece)

@@ -132,8 +132,12 @@ class Limits:
 
     def check(self) -> None:
         """ValueError unless every limit is in the range a keeper takes (STR-SETUP)."""
-        for name, value, most in ((FRAMES, self.frames, FRAMES_CEILING), (BYTES, self.bytes, MAX_STEP),
-                                  (WORKER_BYTES, self.worker_bytes, MAX_STEP), (EPISODES, self.episodes, MAX_STEP)):
+        for name, value, most in (
+            (FRAMES, self.frames, FRAMES_CEILING),
+            (BYTES, self.bytes, MAX_STEP),
+            (WORKER_BYTES, self.worker_bytes, MAX_STEP),
+            (EPISODES, self.episodes, MAX_STEP),
+        ):
             if type(value) is not int or not 1 <= value <= most:
                 raise ValueError(f"{name} must be an integer from 1 to {most:,}; got {value!r}")
 
@@ -165,8 +169,7 @@ def _by_value(value: object) -> object:
 def check_episode_idle(episode_idle: object) -> None:
     """ValueError unless `episode_idle` is a Timeouts.episode_idle: None or an integer 10..86400."""
     if episode_idle is not None and not (type(episode_idle) is int and 10 <= episode_idle <= 86400):
-        raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got "
-                         f"{episode_idle!r}")
+        raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got {episode_idle!r}")
 
 
 def episode_idle_of(given: object) -> int | None:
@@ -286,8 +289,9 @@ class _Episode:
 class Keeper:
     """The keeper of one worker: every episode's stream, for one declaration (spec/stream.md)."""
 
-    def __init__(self, schedule: Schedule | None, *, limits: Limits | None = None,
-                 episode_idle: int | None = None) -> None:
+    def __init__(
+        self, schedule: Schedule | None, *, limits: Limits | None = None, episode_idle: int | None = None
+    ) -> None:
         check_episode_idle(episode_idle)
         self.limits = limits or Limits.of_contract()
         self.limits.check()
@@ -303,8 +307,9 @@ class Keeper:
         self._events = Events()
 
     @classmethod
-    def of(cls, declaration: object, rate: object = None, *, limits: Limits | None = None,
-           episode_idle: int | None = None) -> Keeper:
+    def of(
+        cls, declaration: object, rate: object = None, *, limits: Limits | None = None, episode_idle: int | None = None
+    ) -> Keeper:
         """A keeper for a declaration and a rate (STR-SETUP); `of` refuses with its ScheduleError."""
         return cls(sch.of(declaration, rate), limits=limits, episode_idle=episode_idle)  # type: ignore[arg-type]
 
@@ -322,8 +327,10 @@ class Keeper:
     def tick(self, now: float) -> None:
         """The clock moved to `now` with no request: apply what it passed (STR-EXPIRY)."""
         if not now >= self._clock or math.isinf(now):
-            raise ValueError(f"the clock went back from {self._clock} to {now}, or is not finite; readings are finite "
-                             "and must not decrease (STR-CLOCK)")
+            raise ValueError(
+                f"the clock went back from {self._clock} to {now}, or is not finite; readings are finite "
+                "and must not decrease (STR-CLOCK)"
+            )
         self._clock = now
         while self._waiting:
             episode_id = next(iter(self._waiting))
@@ -341,9 +348,13 @@ class Keeper:
         del self._waiting[episode_id]
         # The keeper's clock may run faster than real time (a test worker's, STR-SETUP), so the message names the
         # wait by its name, not by seconds a person would read as real ones.
-        error = StreamError(FRAMES_MISSING, f"the act at {waiting.t} waited STREAM_WAIT_S for frames "
-                                            f"{_numbers(missing)}, which were neither posted nor declared skipped "
-                                            "by its deadline", missing=missing)
+        error = StreamError(
+            FRAMES_MISSING,
+            f"the act at {waiting.t} waited STREAM_WAIT_S for frames "
+            f"{_numbers(missing)}, which were neither posted nor declared skipped "
+            "by its deadline",
+            missing=missing,
+        )
         self._events.answers.append(Answer(episode_id, error=error))
 
     def _end_idle(self, now: float, idle: int) -> None:
@@ -370,15 +381,21 @@ class Keeper:
         """The episode a request names, or a new one (STR-EPISODE); refused when it ended (STR-ENDED) or would be
         one too many (STR-LIMIT-EPISODES)."""
         if episode_id in self._ended:
-            raise StreamError(EPISODE_ENDED, f"the episode {episode_id!r} ended after its idle timeout (episode_idle)"
-                                             " passed without a post or an act; start a new episode under a new id")
+            raise StreamError(
+                EPISODE_ENDED,
+                f"the episode {episode_id!r} ended after its idle timeout (episode_idle)"
+                " passed without a post or an act; start a new episode under a new id",
+            )
         episode = self._episodes.get(episode_id)
         if episode is not None:
             return episode
         if len(self._episodes) >= self.limits.episodes:
-            raise StreamError(TOO_MANY_EPISODES, f"this worker holds {len(self._episodes)} episodes, its limit "
-                                                 f"(MAX_EPISODES = {self.limits.episodes}); a new one can start when "
-                                                 "another ends")
+            raise StreamError(
+                TOO_MANY_EPISODES,
+                f"this worker holds {len(self._episodes)} episodes, its limit "
+                f"(MAX_EPISODES = {self.limits.episodes}); a new one can start when "
+                "another ends",
+            )
         return _Episode(now)
 
     def _touch(self, episode_id: str, episode: _Episode, now: float) -> None:
@@ -395,8 +412,9 @@ class Keeper:
         episode_id, frames, skipped = _observe_request(body)
         for number in skipped:
             if number < 0:
-                raise StreamError(INVALID_SKIPPED, f"skipped holds {number}; a skipped number is a frame number, "
-                                                   "from 0")
+                raise StreamError(
+                    INVALID_SKIPPED, f"skipped holds {number}; a skipped number is a frame number, from 0"
+                )
         episode = self._episode(episode_id, now)
         top, line, held, marks = episode.through, episode.line, episode.held, episode.marks
         new_held: dict[int, Any] = {}
@@ -411,8 +429,7 @@ class Keeper:
             else:
                 new_marks.add(number)  # STR-POST-LINE: above `through`, since not accounted
         for number in skipped:
-            if not (number <= top or number in held or number in marks or number in new_held
-                    or number in new_marks):
+            if not (number <= top or number in held or number in marks or number in new_held or number in new_marks):
                 new_marks.add(number)
         if new_held or new_marks:
             added = sum(sizes.values())
@@ -446,14 +463,20 @@ class Keeper:
             number += 1
         before = episode.remembered()
         after = before + len(new_held) + len(new_marks) - absorbed
-        for name, was, now, limit in ((FRAMES, before, after, self.limits.frames),
-                                      (BYTES, episode.bytes, episode.bytes + added, self.limits.bytes),
-                                      (WORKER_BYTES, self._bytes, self._bytes + added, self.limits.worker_bytes)):
+        for name, was, now, limit in (
+            (FRAMES, before, after, self.limits.frames),
+            (BYTES, episode.bytes, episode.bytes + added, self.limits.bytes),
+            (WORKER_BYTES, self._bytes, self._bytes + added, self.limits.worker_bytes),
+        ):
             if now > limit and now > was:
                 what = "numbers remembered" if name == FRAMES else "bytes held"
                 scope = "by the worker" if name == WORKER_BYTES else "by the episode"
-                raise StreamError(FRAMES_OVER_LIMIT, f"after this post, {now} {what} {scope} would exceed {name} = "
-                                                     f"{limit}; nothing of the post was kept", limit=name)
+                raise StreamError(
+                    FRAMES_OVER_LIMIT,
+                    f"after this post, {now} {what} {scope} would exceed {name} = "
+                    f"{limit}; nothing of the post was kept",
+                    limit=name,
+                )
 
     # -- POST /act -------------------------------------------------------------------------------------------
 
@@ -464,18 +487,29 @@ class Keeper:
         if t is None:
             if self.schedule is None:
                 return Acted(False, inputs)  # STR-ACT-UNDECLARED: not on the stream
-            raise StreamError(SEQ_REQUIRED, "the policy declares Observations, so an act must carry seq, the "
-                                            "number (step) of the observation it carries")
+            raise StreamError(
+                SEQ_REQUIRED,
+                "the policy declares Observations, so an act must carry seq, the "
+                "number (step) of the observation it carries",
+            )
         if episode_id is None:
-            raise StreamError(EPISODE_REQUIRED, "an act that carries seq must carry episode_id: seq numbers an "
-                                                "observation within its episode")
+            raise StreamError(
+                EPISODE_REQUIRED,
+                "an act that carries seq must carry episode_id: seq numbers an observation within its episode",
+            )
         episode = self._episode(episode_id, now)
         if episode.waiting is not None:
-            raise StreamError(ACT_WAITING, f"the act at {episode.waiting.t} of this episode is still waiting for "
-                                           "frames; an episode's acts come one after the other")
+            raise StreamError(
+                ACT_WAITING,
+                f"the act at {episode.waiting.t} of this episode is still waiting for "
+                "frames; an episode's acts come one after the other",
+            )
         if t <= episode.last_act:
-            raise StreamError(ACT_NOT_AFTER_PREVIOUS, f"the act at {t} is not after the episode's previous act, at "
-                                                      f"{episode.last_act}", last_act=episode.last_act)
+            raise StreamError(
+                ACT_NOT_AFTER_PREVIOUS,
+                f"the act at {t} is not after the episode's previous act, at {episode.last_act}",
+                last_act=episode.last_act,
+            )
         need = self._need(t, episode.last_act)
         self._touch(episode_id, episode, now)
         missing = {number for number in need if not episode.accounted(number)}
@@ -499,9 +533,12 @@ class Keeper:
             if len(need) <= limit:
                 return need
             count = str(len(need))
-        raise StreamError(ACT_OVER_LIMIT, f"the act at {t} (previous act {last_act}) reads {count} earlier frames, "
-                                          f"more than an episode may hold (MAX_STREAM_FRAMES = {limit})",
-                          limit=FRAMES)
+        raise StreamError(
+            ACT_OVER_LIMIT,
+            f"the act at {t} (previous act {last_act}) reads {count} earlier frames, "
+            f"more than an episode may hold (MAX_STREAM_FRAMES = {limit})",
+            limit=FRAMES,
+        )
 
     def _hand_over(self, episode: _Episode, t: int, own: Any, own_size: int | None) -> Any:
         """STR-ACT-HANDOVER, then the act is the previous act, retention, and the act's own frame (STR-ACT-OWN)."""
@@ -510,8 +547,9 @@ class Keeper:
             handed = own
         else:
             held = episode.held
-            entries = [(step, keys) for step, keys in sch.picks(schedule, t, episode.last_act)
-                       if step == t or step in held]  # a needed step not held was declared skipped
+            entries = [
+                (step, keys) for step, keys in sch.picks(schedule, t, episode.last_act) if step == t or step in held
+            ]  # a needed step not held was declared skipped
             handed = envelope(entries, held, own, t)
         episode.waiting = None
         episode.last_act = t
@@ -530,8 +568,11 @@ class Keeper:
         limits = self.limits
         if t >= episode.line:
             frame_size = size(own) if own_size is None else own_size
-            if (remembered + 1 <= limits.frames and episode.bytes + frame_size <= limits.bytes
-                    and self._bytes + frame_size <= limits.worker_bytes):
+            if (
+                remembered + 1 <= limits.frames
+                and episode.bytes + frame_size <= limits.bytes
+                and self._bytes + frame_size <= limits.worker_bytes
+            ):
                 episode.hold(t, own, frame_size)
                 self._bytes += frame_size
                 episode.move_through()
@@ -565,8 +606,11 @@ def _validated_whole(value: object) -> int:
 def _refused(type_name: str, body: object) -> StreamError:
     issues = checking_contract().validate_value(type_name, body).issues
     assert issues, f"the quick check refused a valid {type_name}"
-    return StreamError(INVALID_BODY, f"the body is not a valid {type_name}: " + "; ".join(map(str, issues[:5])),
-                       issues=[{"path": issue.path, "rule": issue.rule} for issue in issues])
+    return StreamError(
+        INVALID_BODY,
+        f"the body is not a valid {type_name}: " + "; ".join(map(str, issues[:5])),
+        issues=[{"path": issue.path, "rule": issue.rule} for issue in issues],
+    )
 
 
 def _validated(type_name: str, body: object, quick: Callable[[Any], bool]) -> dict[str, Any]:
@@ -612,8 +656,9 @@ def _observe_request(body: object) -> tuple[str, list[tuple[int, Any, int]], lis
         else:
             return body["episode_id"], frames, body.get("skipped", [])
     request = _validated("ObserveRequest", body, lambda _: False)
-    frames = [(_validated_whole(frame["seq"]), frame["inputs"], size(frame["inputs"]))
-              for frame in request.get("frames", [])]
+    frames = [
+        (_validated_whole(frame["seq"]), frame["inputs"], size(frame["inputs"])) for frame in request.get("frames", [])
+    ]
     skipped = [_validated_whole(number) for number in request.get("skipped", [])]
     return request["episode_id"], frames, skipped
 
@@ -623,12 +668,14 @@ def _quick_act(body: Any) -> bool:
     if type(body) is not dict or "inputs" not in body or not body.keys() <= _ACT_MEMBERS:
         return False
     seq, seed, episode_id = body.get("seq"), body.get("seed"), body.get("episode_id")
-    return ((seq is None or _is_step(seq))
-            and (seed is None or (type(seed) is int and -MAX_STEP <= seed <= MAX_STEP))
-            and (episode_id is None or (type(episode_id) is str and episode_id.isascii()))
-            and all(body.get(name) is None or type(body[name]) is dict for name in ("params", "plan"))
-            and (body.get("embodiment") is None or (type(body["embodiment"]) is str and body["embodiment"].isascii()))
-            and all(body.get(name) is None or plainly_json(body[name], 1) for name in ("params", "plan")))
+    return (
+        (seq is None or _is_step(seq))
+        and (seed is None or (type(seed) is int and -MAX_STEP <= seed <= MAX_STEP))
+        and (episode_id is None or (type(episode_id) is str and episode_id.isascii()))
+        and all(body.get(name) is None or type(body[name]) is dict for name in ("params", "plan"))
+        and (body.get("embodiment") is None or (type(body["embodiment"]) is str and body["embodiment"].isascii()))
+        and all(body.get(name) is None or plainly_json(body[name], 1) for name in ("params", "plan"))
+    )
 
 
 def _act_request(body: object) -> tuple[int | None, str | None, Any, int | None]:

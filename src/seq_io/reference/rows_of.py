@@ -24,8 +24,10 @@ OBJECTS = "rows_of.objects"
 MIXED = "rows_of.mixed"
 INVALID_ACTIONS = "rows_of.invalid-actions"
 
-_UNDECLARED = ("plays neither as one action (an object, or a list of numbers) nor row by row (a list of lists "
-               "of one length): declare Actions for its rows to play in order, or convert the answer yourself")
+_UNDECLARED = (
+    "plays neither as one action (an object, or a list of numbers) nor row by row (a list of lists "
+    "of one length): declare Actions for its rows to play in order, or convert the answer yourself"
+)
 
 
 def _is_number(value: object) -> bool:
@@ -63,14 +65,15 @@ def _declared(answer: Any, actions: object) -> list[Any]:
     where = "answer" if key is None else f"answer's {key!r} member"
     if key is not None:
         if not isinstance(answer, dict) or key not in answer:
-            raise ScheduleError(MISSING_KEY, f"the answer has no {key!r} member, which Actions.key names as the "
-                                             "rows to play")
+            raise ScheduleError(
+                MISSING_KEY, f"the answer has no {key!r} member, which Actions.key names as the rows to play"
+            )
         answer = answer[key]
     if not isinstance(answer, list):
         raise ScheduleError(NOT_A_LIST, f"the {where} must be a list of rows; it is {_json_type(answer)}")
     if not answer:
         raise ScheduleError(NO_ROWS, f"the {where} holds no rows to play")
-    return answer if horizon is None else answer[:int(horizon)]
+    return answer if horizon is None else answer[: int(horizon)]
 
 
 def _undeclared(answer: Any) -> list[Any]:
@@ -80,8 +83,9 @@ def _undeclared(answer: Any) -> list[Any]:
         lengths = [len(value) for value in answer]
         if len(set(lengths)) == 1:
             return list(answer)
-        raise ScheduleError(RAGGED, f"the answer, a list of lists of lengths {', '.join(map(str, lengths))}, "
-                                    + _UNDECLARED)
+        raise ScheduleError(
+            RAGGED, f"the answer, a list of lists of lengths {', '.join(map(str, lengths))}, " + _UNDECLARED
+        )
     if all(isinstance(value, dict) for value in answer):
         raise ScheduleError(OBJECTS, f"the answer, a list of {len(answer)} objects, " + _UNDECLARED)
     kinds = " and ".join(dict.fromkeys(_kind(value) for value in answer))

@@ -13,11 +13,31 @@ from typing import Any
 from seq_io.reference import beyond_schema, validation, wire
 from seq_io.reference.spec_data import SpecData
 
-ASSERTION_KEYWORDS = frozenset({
-    "type", "enum", "const", "required", "additionalProperties", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "minItems", "maxItems", "minProperties", "maxProperties", "minLength", "maxLength",
-    "uniqueItems", "pattern", "not", "propertyNames", "prefixItems", "items",
-})
+ASSERTION_KEYWORDS = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "required",
+        "additionalProperties",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "uniqueItems",
+        "pattern",
+        "not",
+        "propertyNames",
+        "prefixItems",
+        "items",
+    }
+)
 
 
 def x_rules(node: Any) -> Iterator[str]:

@@ -98,8 +98,20 @@ _UNIONS_KEPT = 4096
 class _Plan:
     """What a Schedule reads, laid out for the per-act functions (see the module docstring)."""
 
-    __slots__ = ("drop", "every", "fed", "own", "past", "past_offsets", "reach", "reads_past", "trail", "trail_ends",
-                 "unions", "whole")
+    __slots__ = (
+        "drop",
+        "every",
+        "fed",
+        "own",
+        "past",
+        "past_offsets",
+        "reach",
+        "reads_past",
+        "trail",
+        "trail_ends",
+        "unions",
+        "whole",
+    )
 
     def __init__(self, schedule: Schedule) -> None:
         at_offset: dict[int, set[str]] = {}
@@ -145,8 +157,10 @@ class _Plan:
         wanted at d are those whose furthest offset is ≤ d, a set that only grows as d rises. This lays them out
         as (first d, last d + 1, keys) segments covering d = min(furthest) .. -1."""
         reaches = sorted({offset for offset in furthest.values() if offset < 0})
-        return tuple((start, end, _sorted_union({key for key, offset in furthest.items() if offset <= start}))
-                     for start, end in pairwise([*reaches, 0]))
+        return tuple(
+            (start, end, _sorted_union({key for key, offset in furthest.items() if offset <= start}))
+            for start, end in pairwise([*reaches, 0])
+        )
 
     def picks(self, t: int, t_prev: int) -> list[Entry]:
         if self.whole:
@@ -194,8 +208,9 @@ class _Plan:
             _refuse_beyond(gap // self.every)  # pragma: no mutate
             return [(step, None) for step in range(_first_after(t_next, t, self.every), t_next, self.every)]
         low = t + 1 - t_next  # the earliest wanted step, relative to t_next
-        segments = [(max(start, low), end, keys) for start, end, keys in
-                    self.trail[bisect_right(self.trail_ends, low):]]  # segments ending after low
+        segments = [
+            (max(start, low), end, keys) for start, end, keys in self.trail[bisect_right(self.trail_ends, low) :]
+        ]  # segments ending after low
         fed_counts = [gap // period for period, _ in self.fed]  # pragma: no mutate
         covered = sum(end - first for first, end, _ in segments if first < end)  # pragma: no mutate
         _refuse_beyond(max([covered, *fed_counts]))  # pragma: no mutate
@@ -227,9 +242,12 @@ def _refuse_beyond(entries: int) -> None:
     (nor hold a result of a million entries): tests/test_limits.py pins it, and `make mutation`, which judges by the
     vectors alone, leaves the lines that compute the bound unmutated (`# pragma: no mutate`)."""
     if entries > MAX_RESULT_ENTRIES:  # pragma: no mutate
-        raise ScheduleError(RESULT_TOO_LARGE, f"the result would hold {entries:,} or more entries, more than the "
-                                              f"{MAX_RESULT_ENTRIES:,} this implementation returns from one call: ask "
-                                              "about acts closer together")
+        raise ScheduleError(
+            RESULT_TOO_LARGE,
+            f"the result would hold {entries:,} or more entries, more than the "
+            f"{MAX_RESULT_ENTRIES:,} this implementation returns from one call: ask "
+            "about acts closer together",
+        )
 
 
 def _as_step(value: object, name: str, lowest: int) -> int:
@@ -250,8 +268,11 @@ def _act_steps(later: object, earlier: object, names: tuple[str, str] = ("t", "t
     now = _as_step(later, names[0], 0)
     before = _as_step(earlier, names[1], -1)
     if before >= now:
-        raise ScheduleError(T_PREV_NOT_BEFORE_T, f"the earlier act ({names[1]}={before}) must come before the later "
-                                                 f"one ({names[0]}={now}); -1 stands for no act yet")
+        raise ScheduleError(
+            T_PREV_NOT_BEFORE_T,
+            f"the earlier act ({names[1]}={before}) must come before the later "
+            f"one ({names[0]}={now}); -1 stands for no act yet",
+        )
     return now, before
 
 
@@ -268,8 +289,11 @@ def _usable_rate(rate: object) -> float:
     """The control rate as a positive finite double, for converting seconds."""
     is_number = isinstance(rate, int | float) and not isinstance(rate, bool)
     if rate is None or (is_number and rate == 0):
-        raise ScheduleError(RATE_REQUIRED, "the declaration counts in seconds: the control rate (Hz) of the robot "
-                                           "or benchmark stepping the episode is needed to turn them into steps")
+        raise ScheduleError(
+            RATE_REQUIRED,
+            "the declaration counts in seconds: the control rate (Hz) of the robot "
+            "or benchmark stepping the episode is needed to turn them into steps",
+        )
     if not isinstance(rate, int | float) or isinstance(rate, bool):
         raise ScheduleError(INVALID_RATE, f"the control rate must be a number of Hz; got {rate!r}")
     try:
@@ -291,8 +315,9 @@ def _converter(unit: str | None, rate: float | None) -> Callable[[int | float], 
         product = float(count) * _usable_rate(rate)
         steps = round(product) if math.isfinite(product) else None
         if steps is None or abs(steps) > MAX_STEP:
-            raise ScheduleError(STEP_OVERFLOW, f"{count!r} s at {rate!r} Hz is {product!r} steps, beyond "
-                                               f"{MAX_STEP} steps")
+            raise ScheduleError(
+                STEP_OVERFLOW, f"{count!r} s at {rate!r} Hz is {product!r} steps, beyond {MAX_STEP} steps"
+            )
         return steps
 
     return seconds_to_steps
@@ -318,9 +343,14 @@ def of(declaration: object, rate: float | None = None) -> Schedule | None:
         else:
             alone.append(key)
     every = observations.get("every")
-    return Schedule(windows=windows, fed=fed, alone=tuple(alone),
-                    every=None if every is None else max(1, to_steps(every)),
-                    whole=streams is None, pad=observations.get("pad", "repeat_first"))
+    return Schedule(
+        windows=windows,
+        fed=fed,
+        alone=tuple(alone),
+        every=None if every is None else max(1, to_steps(every)),
+        whole=streams is None,
+        pad=observations.get("pad", "repeat_first"),
+    )
 
 
 def reads_past_declaration(declaration: object) -> bool:
@@ -331,8 +361,10 @@ def reads_past_declaration(declaration: object) -> bool:
     observations = _validated(declaration)
     if observations.get("every") is not None:
         return True
-    return any(stream.get("every") is not None or any(offset < 0 for offset in stream.get("at") or ())
-               for stream in (observations.get("streams") or {}).values())
+    return any(
+        stream.get("every") is not None or any(offset < 0 for offset in stream.get("at") or ())
+        for stream in (observations.get("streams") or {}).values()
+    )
 
 
 def reads_past(schedule: Schedule | None) -> bool:

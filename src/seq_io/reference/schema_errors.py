@@ -27,11 +27,15 @@ def leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
         by_branch: dict[int, list[ValidationError]] = {}
         for sub in error.context:
             by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
-        candidates = [index for index in range(len(error.validator_value))
-                      if not any(_wrong_type_at_branch_root(sub) for sub in by_branch.get(index, []))]
+        candidates = [
+            index
+            for index in range(len(error.validator_value))
+            if not any(_wrong_type_at_branch_root(sub) for sub in by_branch.get(index, []))
+        ]
         if not candidates:  # of no branch's type: a `type` refusal, taken from the first branch that says so
-            yield next(sub for index in sorted(by_branch) for sub in by_branch[index]
-                       if _wrong_type_at_branch_root(sub))
+            yield next(
+                sub for index in sorted(by_branch) for sub in by_branch[index] if _wrong_type_at_branch_root(sub)
+            )
             return
         for index in candidates:
             for sub in by_branch.get(index, []):
@@ -82,8 +86,10 @@ def _keyword_sentence(error: ValidationError) -> str:
     """A plain sentence for a failing JSON Schema keyword."""
     keyword, expected, instance = error.validator, error.validator_value, error.instance
     templates: dict[str, Callable[[], str]] = {
-        "type": lambda: f"must be of JSON type {' or '.join(expected) if isinstance(expected, list) else expected},"
-                        f" not {_short(instance)}",
+        "type": lambda: (
+            f"must be of JSON type {' or '.join(expected) if isinstance(expected, list) else expected},"
+            f" not {_short(instance)}"
+        ),
         "enum": lambda: f"must be one of {', '.join(_short(v) for v in expected)}; got {_short(instance)}",
         "const": lambda: f"must be {_short(expected)}; got {_short(instance)}",
         "required": lambda: error.message.replace("is a required property", "is required but missing"),

@@ -54,8 +54,13 @@ def version() -> str:
 
 
 def hello() -> dict[str, Any]:
-    return {"type": "hello", "protocol": PROTOCOL, "implementation": {"name": NAME, "version": version()},
-            "contract_version": load_spec().contract_version, "kinds": list(KINDS)}
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "implementation": {"name": NAME, "version": version()},
+        "contract_version": load_spec().contract_version,
+        "kinds": list(KINDS),
+    }
 
 
 def _json_entries(entries: list[Entry]) -> list[list[Any]]:
@@ -85,12 +90,13 @@ def _validation(given: dict[str, Any], checker: Contract | None = None) -> dict[
 def _schedule(given: dict[str, Any]) -> dict[str, Any]:
     declaration, t, t_prev = given["declaration"], given["t"], given["t_prev"]
     schedule = sch.of(declaration, given.get("rate"))
-    return {"picks": _json_entries(sch.picks(schedule, t, t_prev)),
-            "needed": sch.needed(schedule, t, t_prev),
-            "wanted": _json_entries(sch.wanted(schedule, t_prev, t)),
-            "keeps_from": sch.keeps_from(schedule, t),
-            "reads_past": {"declaration": sch.reads_past_declaration(declaration),
-                           "schedule": sch.reads_past(schedule)}}
+    return {
+        "picks": _json_entries(sch.picks(schedule, t, t_prev)),
+        "needed": sch.needed(schedule, t, t_prev),
+        "wanted": _json_entries(sch.wanted(schedule, t_prev, t)),
+        "keeps_from": sch.keeps_from(schedule, t),
+        "reads_past": {"declaration": sch.reads_past_declaration(declaration), "schedule": sch.reads_past(schedule)},
+    }
 
 
 def _envelope(given: dict[str, Any]) -> dict[str, Any]:
@@ -177,7 +183,11 @@ def _stream(given: dict[str, Any]) -> dict[str, Any]:
 
 
 _KINDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "validation": _validation, "schedule": _schedule, "envelope": _envelope, "rows_of": _rows_of, "stream": _stream,
+    "validation": _validation,
+    "schedule": _schedule,
+    "envelope": _envelope,
+    "rows_of": _rows_of,
+    "stream": _stream,
 }
 
 
@@ -201,16 +211,21 @@ def answer(request: dict[str, Any], checker: Contract | None = None) -> dict[str
         return {"type": "skipped", "id": case_id, "reason": str(error)}
     except Exception as error:  # a bug of the reference: report it on this case and keep serving
         traceback.print_exc(file=sys.stderr)
-        return {"type": "error", "id": case_id, "rule": INTERNAL_ERROR,
-                "message": f"{type(error).__name__}: {error}"}
+        return {"type": "error", "id": case_id, "rule": INTERNAL_ERROR, "message": f"{type(error).__name__}: {error}"}
 
 
 def _line(message: dict[str, Any]) -> bytes:
     try:
         text = json.dumps(message, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as error:
-        text = json.dumps({"type": "error", "id": message.get("id"), "rule": INTERNAL_ERROR,
-                           "message": f"the answer cannot be written as JSON: {error}"})
+        text = json.dumps(
+            {
+                "type": "error",
+                "id": message.get("id"),
+                "rule": INTERNAL_ERROR,
+                "message": f"the answer cannot be written as JSON: {error}",
+            }
+        )
     return text.encode("ascii") + b"\n"
 
 
@@ -248,8 +263,9 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO = sys.stderr) -> int
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m seq_io.reference.testee",
-                                     description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m seq_io.reference.testee", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("--fast", action="store_true", help="validate with the jsonschema-rs fast path")
     _OPTIONS["fast"] = parser.parse_args(argv).fast
     try:

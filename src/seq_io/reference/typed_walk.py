@@ -104,9 +104,11 @@ class Compiler:
             target_base, target = self.schemas.resolve(base, schema["$ref"])
             where = urljoin(base, schema["$ref"])
             if where in self._following:
-                cycle = " -> ".join([*self._following[self._following.index(where):], where])
-                raise SpecError(f"the schemas refer to themselves ({cycle}): a spec's schemas may not be recursive, "
-                                "since the rules beyond the schema are planned by walking them to the end")
+                cycle = " -> ".join([*self._following[self._following.index(where) :], where])
+                raise SpecError(
+                    f"the schemas refer to themselves ({cycle}): a spec's schemas may not be recursive, "
+                    "since the rules beyond the schema are planned by walking them to the end"
+                )
             self._following.append(where)
             plan.merge(self._plan(target, target_base))
             self._following.pop()
@@ -128,8 +130,14 @@ class Compiler:
         return plan
 
 
-def apply(plan: Plan, value: Any, path: list[str | int], issues: list[Issue],
-          rules: Mapping[str, list[RuleCheck]], normalizations: Mapping[str, Normalization]) -> Any:
+def apply(
+    plan: Plan,
+    value: Any,
+    path: list[str | int],
+    issues: list[Issue],
+    rules: Mapping[str, list[RuleCheck]],
+    normalizations: Mapping[str, Normalization],
+) -> Any:
     """Check every rule on the nodes the plan reaches (as they came) and return the instance normalized, deepest
     nodes first; containers are rebuilt only where something below them changed."""
     if value is None:
@@ -146,8 +154,9 @@ def apply(plan: Plan, value: Any, path: list[str | int], issues: list[Issue],
         if changed:
             new = {**value, **changed}
     elif isinstance(value, list) and plan.items is not None:
-        items = [apply(plan.items, item, [*path, index], issues, rules, normalizations)
-                 for index, item in enumerate(value)]
+        items = [
+            apply(plan.items, item, [*path, index], issues, rules, normalizations) for index, item in enumerate(value)
+        ]
         if any(out is not item for out, item in zip(items, value, strict=True)):
             new = items
     for type_name in plan.types:

@@ -53,8 +53,9 @@ class Outcome:
 
     __slots__ = ("_model", "issues", "normalized", "type_name", "typed")
 
-    def __init__(self, type_name: str, issues: list[Issue] | None = None, normalized: Any = None,
-                 typed: bool = False) -> None:
+    def __init__(
+        self, type_name: str, issues: list[Issue] | None = None, normalized: Any = None, typed: bool = False
+    ) -> None:
         self.type_name = type_name
         self.issues = [] if issues is None else issues
         self.normalized = normalized
@@ -98,19 +99,23 @@ class Contract:
         self.spec = spec
         self.models = models
         self.fast = FAST_PATH_AVAILABLE if fast is None else fast
-        resources = [(s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
-                     for s in spec.schemas.values()]
+        resources = [
+            (s["$id"], Resource.from_contents(s, default_specification=DRAFT202012)) for s in spec.schemas.values()
+        ]
         self.registry: Registry[Any] = Registry().with_resources(resources)
         self._resolve = bounded_schema.resolver(self.registry)
         validator_class = bounded_schema.bounded_validator_class()
-        self._validators = {name: validator_class(schema, registry=self.registry)
-                            for name, schema in spec.schemas.items()}
+        self._validators = {
+            name: validator_class(schema, registry=self.registry) for name, schema in spec.schemas.items()
+        }
         fast_checks: tuple[Any, dict[str, Check], dict[str, Check], Check] = (
-            _fast_checks(spec) if self.fast else (None, {}, {}, _never))
+            _fast_checks(spec) if self.fast else (None, {}, {}, _never)
+        )
         self._rs_registry, self._schema_checks, self._text_checks, self._screen = fast_checks
         self._subschema_checks: dict[str, Check] = {}
-        compiler = typed_walk.Compiler(list(spec.schemas.values()),
-                                       set(beyond_schema.RULES) | set(beyond_schema.NORMALIZATIONS))
+        compiler = typed_walk.Compiler(
+            list(spec.schemas.values()), set(beyond_schema.RULES) | set(beyond_schema.NORMALIZATIONS)
+        )
         self._plans = {name: compiler.plan_for(schema["$id"]) for name, schema in spec.schemas.items()}
 
     @property
@@ -169,8 +174,14 @@ class Contract:
         if schema_check is not None and schema_check(value):
             return []
         root = self.spec.schemas[type_name]
-        errors = bounded_schema.explain(self._validators[type_name], root, self._resolve, value, wanted=MAX_ISSUES,
-                                        check=self._subschema_check if self._schema_checks else None)
+        errors = bounded_schema.explain(
+            self._validators[type_name],
+            root,
+            self._resolve,
+            value,
+            wanted=MAX_ISSUES,
+            check=self._subschema_check if self._schema_checks else None,
+        )
         # When jsonschema-rs said "no" and jsonschema finds nothing, jsonschema (the validator of record) decides.
         leaves = (leaf for error in errors for leaf in leaf_errors(error))
         return sorted({issue_from_error(leaf, root, self.registry) for leaf in leaves})[:MAX_ISSUES]
@@ -183,8 +194,8 @@ class Contract:
             import jsonschema_rs
 
             check = self._subschema_checks[key] = jsonschema_rs.Draft202012Validator(
-                {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": key},
-                registry=self._rs_registry).is_valid
+                {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": key}, registry=self._rs_registry
+            ).is_valid
         return check
 
 
@@ -202,17 +213,26 @@ def _fast_checks(spec: SpecData) -> tuple[Any, dict[str, Check], dict[str, Check
     `jsonschema`."""
     import jsonschema_rs
 
-    registry = jsonschema_rs.Registry([*((s["$id"], s) for s in spec.schemas.values()),
-                                       (fast_wire.SCREEN_ID, fast_wire.SCREEN)])
-    schema_checks: dict[str, Check] = {name: jsonschema_rs.Draft202012Validator(schema, registry=registry).is_valid
-                     for name, schema in spec.schemas.items()}
+    registry = jsonschema_rs.Registry(
+        [*((s["$id"], s) for s in spec.schemas.values()), (fast_wire.SCREEN_ID, fast_wire.SCREEN)]
+    )
+    schema_checks: dict[str, Check] = {
+        name: jsonschema_rs.Draft202012Validator(schema, registry=registry).is_valid
+        for name, schema in spec.schemas.items()
+    }
     screen = jsonschema_rs.Draft202012Validator(fast_wire.SCREEN, registry=registry).is_valid
     if not fast_wire.AVAILABLE:
         return registry, schema_checks, {}, screen
-    text_checks: dict[str, Check] = {name: jsonschema_rs.Draft202012Validator(
-        {"$schema": "https://json-schema.org/draft/2020-12/schema",
-         "allOf": [{"$ref": schema["$id"]}, {"$ref": fast_wire.SCREEN_ID}]}, registry=registry).is_valid
-        for name, schema in spec.schemas.items()}
+    text_checks: dict[str, Check] = {
+        name: jsonschema_rs.Draft202012Validator(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "allOf": [{"$ref": schema["$id"]}, {"$ref": fast_wire.SCREEN_ID}],
+            },
+            registry=registry,
+        ).is_valid
+        for name, schema in spec.schemas.items()
+    }
     return registry, schema_checks, text_checks, screen
 
 

@@ -43,8 +43,11 @@ def judge(case: Case, outcome: Outcome) -> CaseResult:
             return CaseResult(case.id, False, "expected valid, refused: " + "; ".join(map(str, outcome.issues)))
         expected = data["normalized"] if "normalized" in data else parse_json_text(instance_text(data))[0]
         if not json_equal(outcome.normalized, expected):
-            return CaseResult(case.id, False, f"normalized form differs: got {json.dumps(outcome.normalized)}, "
-                                              f"expected {json.dumps(expected)}")
+            return CaseResult(
+                case.id,
+                False,
+                f"normalized form differs: got {json.dumps(outcome.normalized)}, expected {json.dumps(expected)}",
+            )
         return CaseResult(case.id, True)
     want = data["error"]
     if outcome.valid:

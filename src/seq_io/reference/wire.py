@@ -48,7 +48,6 @@ READER_TOO_LARGE = "reader.too-large"
 WIRE_RULES = (WIRE_JSON_SYNTAX, WIRE_DUPLICATE_KEY, WIRE_NON_FINITE, WIRE_TOO_DEEP, WIRE_INTEGER_TOO_LONG)
 
 
-
 @dataclass(frozen=True)
 class WireLimits:
     """The contract's wire limits (spec/contract.json): `depth` = MAX_JSON_DEPTH, no value is enclosed by more than
@@ -121,8 +120,10 @@ def _integer_refusal(literal: str) -> tuple[str, str] | None:
     digits = len(literal) - literal.startswith("-")
     limit = wire_limits().integer_digits
     if digits > limit:
-        return WIRE_INTEGER_TOO_LONG, (f"an integer of {digits} digits is longer than the {limit} digits "
-                                       "a reader must accept (spec/validation.md, \"Limits\")")
+        return WIRE_INTEGER_TOO_LONG, (
+            f"an integer of {digits} digits is longer than the {limit} digits "
+            'a reader must accept (spec/validation.md, "Limits")'
+        )
     if digits > _MAX_FINITE_DIGITS or not _fits_a_double(int(literal)):
         return WIRE_NON_FINITE, _non_finite_sentence(literal)
     return None
@@ -137,9 +138,11 @@ def _fits_a_double(value: int) -> bool:
 
 
 def _non_finite_sentence(literal: str) -> str:
-    shown = literal if len(literal) <= QUOTE_CHARS else literal[:QUOTE_CHARS - 3] + "..."
-    return (f"the number {shown} is not a finite IEEE-754 double; JSON numbers in this contract must be "
-            "finite (NaN and Infinity are not JSON)")
+    shown = literal if len(literal) <= QUOTE_CHARS else literal[: QUOTE_CHARS - 3] + "..."
+    return (
+        f"the number {shown} is not a finite IEEE-754 double; JSON numbers in this contract must be "
+        "finite (NaN and Infinity are not JSON)"
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -280,8 +283,11 @@ class _Reader:
         if match is None:
             token = next((t for t in _NOT_TOKENS if text.startswith(t, position)), None)
             if token is not None:
-                raise _syntax(text, position, f"{token} is not a JSON token (JSON has no NaN or Infinity; a number "
-                                              "must be finite)")
+                raise _syntax(
+                    text,
+                    position,
+                    f"{token} is not a JSON token (JSON has no NaN or Infinity; a number must be finite)",
+                )
             raise _syntax(text, position, "expected a value" if position < len(text) else "unexpected end of text")
         literal = match.group()
         if match.group(1) is None and match.group(2) is None:
@@ -360,8 +366,9 @@ def _constant(token: str) -> Any:
 def _read_with_json_module(text: str, lone_surrogates: bool, max_depth: int) -> tuple[Any, list[Issue]] | None:
     """The answer of `json` plus one walk, or None when `json` cannot give it (then the iterative reader does)."""
     try:
-        value = json.loads(text, object_pairs_hook=_object, parse_float=_float, parse_int=_int,
-                           parse_constant=_constant)
+        value = json.loads(
+            text, object_pairs_hook=_object, parse_float=_float, parse_int=_int, parse_constant=_constant
+        )
     except (json.JSONDecodeError, _NotJsonToken, RecursionError):
         return None
     issues: list[Issue] = []
@@ -403,27 +410,42 @@ def _read_with_json_module(text: str, lone_surrogates: bool, max_depth: int) -> 
 
 
 def _too_deep(max_depth: int) -> Issue:
-    return Issue("$", WIRE_TOO_DEEP, f"a value is nested more deeply than {max_depth} arrays and objects "
-                                     "(spec/validation.md, \"Limits\")")
+    return Issue(
+        "$",
+        WIRE_TOO_DEEP,
+        f'a value is nested more deeply than {max_depth} arrays and objects (spec/validation.md, "Limits")',
+    )
 
 
-_LONE_SURROGATE_ISSUE = Issue("$", WIRE_JSON_SYNTAX, "not valid JSON for this contract: a string or member name holds "
-                                                     "a lone surrogate (an unpaired \\ud800-\\udfff escape), which "
-                                                     "is not a Unicode character (I-JSON, RFC 7493)")
+_LONE_SURROGATE_ISSUE = Issue(
+    "$",
+    WIRE_JSON_SYNTAX,
+    "not valid JSON for this contract: a string or member name holds "
+    "a lone surrogate (an unpaired \\ud800-\\udfff escape), which "
+    "is not a Unicode character (I-JSON, RFC 7493)",
+)
 
 
 def _duplicate(where: str, key: str) -> Issue:
-    return Issue(where, WIRE_DUPLICATE_KEY, f"the key {quote(key)} appears more than once in this object; duplicate "
-                                            "keys are refused")
+    return Issue(
+        where,
+        WIRE_DUPLICATE_KEY,
+        f"the key {quote(key)} appears more than once in this object; duplicate keys are refused",
+    )
 
 
 def _too_large(size: str) -> Issue:
-    return Issue("$", READER_TOO_LARGE, f"the document is {size}, more than the {MAX_DOCUMENT_BYTES:,} bytes this "
-                                        "reader accepts (spec/validation.md, \"Limits\")")
+    return Issue(
+        "$",
+        READER_TOO_LARGE,
+        f"the document is {size}, more than the {MAX_DOCUMENT_BYTES:,} bytes this "
+        'reader accepts (spec/validation.md, "Limits")',
+    )
 
 
-def parse_json_text(text: str, *, lone_surrogates: bool = False,
-                    max_depth: int | None = None) -> tuple[Any, list[Issue]]:
+def parse_json_text(
+    text: str, *, lone_surrogates: bool = False, max_depth: int | None = None
+) -> tuple[Any, list[Issue]]:
     """Read one JSON document under the wire rules and limits, in pure Python (the reader of record); the value is
     meaningful only when no Issue came back.
 
@@ -438,12 +460,14 @@ def parse_json_text(text: str, *, lone_surrogates: bool = False,
     if size > MAX_DOCUMENT_BYTES:
         return None, [_too_large(f"{size:,} bytes")]
     answer = _read_with_json_module(text, lone_surrogates, max_depth)
-    return answer if answer is not None else read_iteratively(text, lone_surrogates=lone_surrogates,
-                                                               max_depth=max_depth)
+    return (
+        answer if answer is not None else read_iteratively(text, lone_surrogates=lone_surrogates, max_depth=max_depth)
+    )
 
 
-def read_iteratively(text: str, *, lone_surrogates: bool = False,
-                     max_depth: int | None = None) -> tuple[Any, list[Issue]]:
+def read_iteratively(
+    text: str, *, lone_surrogates: bool = False, max_depth: int | None = None
+) -> tuple[Any, list[Issue]]:
     """The iterative reader alone (no size check): what `parse_json_text` falls back on, and its cross-check."""
     reader = _Reader(text, lone_surrogates, wire_limits().depth if max_depth is None else max_depth)
     try:
@@ -526,8 +550,14 @@ class _Open:
 
     __slots__ = ("container", "issues_before", "members", "path", "size")
 
-    def __init__(self, container: list[Any] | dict[Any, Any], path: tuple[str | int, ...], size: int,
-                 issues_before: int, members: Iterator[tuple[Any, tuple[str | int, ...]]]) -> None:
+    def __init__(
+        self,
+        container: list[Any] | dict[Any, Any],
+        path: tuple[str | int, ...],
+        size: int,
+        issues_before: int,
+        members: Iterator[tuple[Any, tuple[str | int, ...]]],
+    ) -> None:
         self.container = container
         self.path = path
         self.size = size
@@ -565,8 +595,14 @@ class _ValueWalk:
             if not isinstance(item, list | dict):
                 top.size += self._charge(self._scalar(item, path))
             elif id(item) in open_ids:
-                raise _Refused(Issue("$", WIRE_TOO_DEEP, f"the value contains itself (at {format_path(path)}): it "
-                                                         "is nested infinitely deep, and no JSON text can carry it"))
+                raise _Refused(
+                    Issue(
+                        "$",
+                        WIRE_TOO_DEEP,
+                        f"the value contains itself (at {format_path(path)}): it "
+                        "is nested infinitely deep, and no JSON text can carry it",
+                    )
+                )
             elif id(item) in self.measured:
                 top.size += self._charge(self.measured[id(item)])
             else:
@@ -576,15 +612,17 @@ class _ValueWalk:
     def _open(self, container: list[Any] | dict[Any, Any], path: tuple[str | int, ...]) -> _Open:
         if isinstance(container, list):
             members: Iterator[tuple[Any, tuple[str | int, ...]]] = (
-                (item, (*path, index)) for index, item in enumerate(container))
+                (item, (*path, index)) for index, item in enumerate(container)
+            )
             size = 2 + len(container)
         else:
             members = self._members(container, path)
             size = 2 + len(container) + sum(len(key) + 3 for key in container if isinstance(key, str))
         return _Open(container, path, self._charge(size), len(self.issues), members)
 
-    def _members(self, container: dict[Any, Any], path: tuple[str | int, ...]
-                 ) -> Iterator[tuple[Any, tuple[str | int, ...]]]:
+    def _members(
+        self, container: dict[Any, Any], path: tuple[str | int, ...]
+    ) -> Iterator[tuple[Any, tuple[str | int, ...]]]:
         for key, item in container.items():
             if not isinstance(key, str):
                 self._issue(Issue(format_path(path), WIRE_JSON_SYNTAX, f"the key {quote(repr(key))} is not a string"))
@@ -630,11 +668,17 @@ def _integer_value_issue(value: int, path: tuple[str | int, ...]) -> Issue | Non
         return None
     limits = wire_limits()
     if abs(value) >= limits.ten_to_integer_digits:
-        return Issue(format_path(path), WIRE_INTEGER_TOO_LONG,
-                     f"an integer of more than {limits.integer_digits} digits is longer than a reader must accept "
-                     "(spec/validation.md, \"Limits\")")
+        return Issue(
+            format_path(path),
+            WIRE_INTEGER_TOO_LONG,
+            f"an integer of more than {limits.integer_digits} digits is longer than a reader must accept "
+            '(spec/validation.md, "Limits")',
+        )
     if not _fits_a_double(value):
-        return Issue(format_path(path), WIRE_NON_FINITE,
-                     f"an integer of {value.bit_length()} bits is beyond every finite IEEE-754 double; JSON numbers "
-                     "in this contract must be finite")
+        return Issue(
+            format_path(path),
+            WIRE_NON_FINITE,
+            f"an integer of {value.bit_length()} bits is beyond every finite IEEE-754 double; JSON numbers "
+            "in this contract must be finite",
+        )
     return None

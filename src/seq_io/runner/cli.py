@@ -55,41 +55,96 @@ def _kind(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--impl", required=True, metavar="COMMAND",
-                        help="the testee's command line, split like a POSIX shell, run in the current folder "
-                             '(e.g. "python -m seq_io.reference.testee")')
-    parser.add_argument("--vectors", type=Path, default=VECTORS_DIR, metavar="DIR",
-                        help="the folder of vector files (default: conformance/vectors)")
-    parser.add_argument("--id", action="append", default=[], metavar="ID",
-                        help="run the cases whose id matches this pattern (shell-style; repeatable)")
-    parser.add_argument("--group", action="append", default=[], metavar="G",
-                        help="run the groups matching this pattern: kind folder/file/group, e.g. "
-                             "'schedule/windows/*', or a bare group name (repeatable)")
-    parser.add_argument("--tag", action="append", default=[], metavar="T",
-                        help="run the cases carrying this tag (theirs or their group's; repeatable)")
-    parser.add_argument("--kind", action="append", default=[], type=_kind, metavar="K",
-                        help=f"run the cases of this kind: {', '.join(KINDS)} (the folder spelling, rows-of, is "
-                             "accepted too; repeatable)")
-    parser.add_argument("--timeout", type=_positive, default=DEFAULT_TIMEOUT, metavar="S",
-                        help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--start-timeout", type=_positive, default=START_TIMEOUT, metavar="S",
-                        help=f"seconds to wait for the testee's hello (default {START_TIMEOUT:g})")
-    parser.add_argument("--max-timeouts", type=_count, default=MAX_TIMEOUTS, metavar="N",
-                        help=f"stop the run when the testee has not answered N cases in a row within the "
-                             f"timeout; the rest are recorded as not run (default {MAX_TIMEOUTS}; 0: never stop)")
-    parser.add_argument("--xfail", type=Path, metavar="FILE",
-                        help="the expected-failure list (JSON; conformance/schema/xfail.schema.json)")
-    parser.add_argument("--fix", action="store_true",
-                        help="rewrite the --xfail list to match this run (created when missing); the exit "
-                             "code then judges the run against the rewritten list")
-    parser.add_argument("--validate-traffic", action="store_true",
-                        help="check every message against its schema in conformance/protocol/")
+    parser.add_argument(
+        "--impl",
+        required=True,
+        metavar="COMMAND",
+        help="the testee's command line, split like a POSIX shell, run in the current folder "
+        '(e.g. "python -m seq_io.reference.testee")',
+    )
+    parser.add_argument(
+        "--vectors",
+        type=Path,
+        default=VECTORS_DIR,
+        metavar="DIR",
+        help="the folder of vector files (default: conformance/vectors)",
+    )
+    parser.add_argument(
+        "--id",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="run the cases whose id matches this pattern (shell-style; repeatable)",
+    )
+    parser.add_argument(
+        "--group",
+        action="append",
+        default=[],
+        metavar="G",
+        help="run the groups matching this pattern: kind folder/file/group, e.g. "
+        "'schedule/windows/*', or a bare group name (repeatable)",
+    )
+    parser.add_argument(
+        "--tag",
+        action="append",
+        default=[],
+        metavar="T",
+        help="run the cases carrying this tag (theirs or their group's; repeatable)",
+    )
+    parser.add_argument(
+        "--kind",
+        action="append",
+        default=[],
+        type=_kind,
+        metavar="K",
+        help=f"run the cases of this kind: {', '.join(KINDS)} (the folder spelling, rows-of, is "
+        "accepted too; repeatable)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--start-timeout",
+        type=_positive,
+        default=START_TIMEOUT,
+        metavar="S",
+        help=f"seconds to wait for the testee's hello (default {START_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-timeouts",
+        type=_count,
+        default=MAX_TIMEOUTS,
+        metavar="N",
+        help=f"stop the run when the testee has not answered N cases in a row within the "
+        f"timeout; the rest are recorded as not run (default {MAX_TIMEOUTS}; 0: never stop)",
+    )
+    parser.add_argument(
+        "--xfail",
+        type=Path,
+        metavar="FILE",
+        help="the expected-failure list (JSON; conformance/schema/xfail.schema.json)",
+    )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="rewrite the --xfail list to match this run (created when missing); the exit "
+        "code then judges the run against the rewritten list",
+    )
+    parser.add_argument(
+        "--validate-traffic",
+        action="store_true",
+        help="check every message against its schema in conformance/protocol/",
+    )
     parser.add_argument("--junit", type=Path, metavar="F", help="write a JUnit XML report")
     parser.add_argument("--tap", type=Path, metavar="F", help="write a TAP 14 report")
-    parser.add_argument("--json", type=Path, metavar="F",
-                        help="write the JSON report (conformance/schema/report.schema.json)")
-    parser.add_argument("--show", type=int, default=20, metavar="N",
-                        help="failing cases shown in full (default 20)")
+    parser.add_argument(
+        "--json", type=Path, metavar="F", help="write the JSON report (conformance/schema/report.schema.json)"
+    )
+    parser.add_argument("--show", type=int, default=20, metavar="N", help="failing cases shown in full (default 20)")
 
 
 def _announce(text: str) -> None:
@@ -109,8 +164,7 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", errors="backslashreplace")
 
 
-def _fix(args: argparse.Namespace, expected: ExpectedFailures, report: Report, suite: list[SuiteCase]
-         ) -> Report:
+def _fix(args: argparse.Namespace, expected: ExpectedFailures, report: Report, suite: list[SuiteCase]) -> Report:
     """Rewrite the list to match the run; the run judged against the rewritten list (without the problems of
     entries naming no case, which the rewrite removed)."""
     new = xfail.fixed(expected, [(r.case, r.verdict) for r in report.records], suite)
@@ -120,8 +174,10 @@ def _fix(args: argparse.Namespace, expected: ExpectedFailures, report: Report, s
     removed = old_entries.keys() - new_entries.keys()
     changed = [label for label in new_entries.keys() & old_entries.keys() if new_entries[label] != old_entries[label]]
     _write(args.xfail, xfail.dump(new, args.xfail))
-    print(f"wrote {args.xfail}: {len(new_entries)} entries ({len(added)} added, {len(removed)} removed, "
-          f"{len(changed)} changed); the summary below judges the run against it")
+    print(
+        f"wrote {args.xfail}: {len(new_entries)} entries ({len(added)} added, {len(removed)} removed, "
+        f"{len(changed)} changed); the summary below judges the run against it"
+    )
     fixed = rejudged(report, new)
     fixed.problems = [p for p in fixed.problems if p.source != "expected-failures"]
     return fixed
@@ -135,9 +191,11 @@ def _no_match_hint(suite: list[SuiteCase]) -> list[str]:
         prefix = case.id.rsplit("-", 1)[0] + "-"
         if prefix not in by_folder.setdefault(folder, []):
             by_folder[folder].append(prefix)
-    return ["case ids are <id_prefix>-NNNN, the prefix set by each vector file (conformance/README.md, "
-            "\"Case ids\"); the prefixes:",
-            *(f"  {folder}/: {', '.join(prefixes)}" for folder, prefixes in sorted(by_folder.items()))]
+    return [
+        "case ids are <id_prefix>-NNNN, the prefix set by each vector file (conformance/README.md, "
+        '"Case ids"); the prefixes:',
+        *(f"  {folder}/: {', '.join(prefixes)}" for folder, prefixes in sorted(by_folder.items())),
+    ]
 
 
 def _suggestion(pattern: str, suite: list[SuiteCase]) -> str:
@@ -147,8 +205,9 @@ def _suggestion(pattern: str, suite: list[SuiteCase]) -> str:
         stem = case.group.rsplit("/", 1)[0]
         if head and head in (stem, *stem.split("/"), case.kind.replace("_", "-")):
             prefix = case.id.rsplit("-", 1)[0]
-            return (f"did you mean --id '{prefix}-*' (ids of {case.case.file}), --group '{stem}/*' or "
-                    f"--kind {case.kind}?")
+            return (
+                f"did you mean --id '{prefix}-*' (ids of {case.case.file}), --group '{stem}/*' or --kind {case.kind}?"
+            )
     return ""
 
 
@@ -161,9 +220,11 @@ def _selection_problems(args: argparse.Namespace, suite: list[SuiteCase]) -> lis
     for pattern in args.group:
         if not select(suite, groups=[pattern]):
             stems = sorted({case.group.rsplit("/", 1)[0] for case in suite})
-            found.append(f"--group {pattern!r} matches no group; a group is <folder>/<file>/<group> or a bare "
-                         f"group name, the files are: {', '.join(stems[:12])}"
-                         + (f" and {len(stems) - 12} more" if len(stems) > 12 else ""))
+            found.append(
+                f"--group {pattern!r} matches no group; a group is <folder>/<file>/<group> or a bare "
+                f"group name, the files are: {', '.join(stems[:12])}"
+                + (f" and {len(stems) - 12} more" if len(stems) > 12 else "")
+            )
     for tag in args.tag:
         if not select(suite, tags=[tag]):
             tags = sorted({tag for case in suite for tag in case.tags})
@@ -209,8 +270,9 @@ def _run(args: argparse.Namespace) -> int:
     cases, unreadable = load_cases(args.vectors)
     chosen = select(cases, ids=args.id, groups=args.group, tags=args.tag, kinds=args.kind)
     if cases and not chosen:
-        mistakes = _selection_problems(args, cases) or ["the filters (--id, --group, --tag, --kind) together "
-                                                        "select no case"]
+        mistakes = _selection_problems(args, cases) or [
+            "the filters (--id, --group, --tag, --kind) together select no case"
+        ]
         print("\n".join(f"iospec run: {line}" for line in mistakes), file=sys.stderr)
         return 2
     traffic = Traffic() if args.validate_traffic else None
@@ -218,20 +280,25 @@ def _run(args: argparse.Namespace) -> int:
     if traffic is not None and (problems := traffic.problems("runner-hello", runner_hello(version))):
         print(f"iospec run: the runner's own hello breaks the protocol: {problems[0]}", file=sys.stderr)
         return 2
-    testee = StdioTestee(argv, version, timeout=args.timeout, start_timeout=args.start_timeout,
-                         traffic=traffic, announce=_announce)
-    report = run_cases(chosen, testee, expected, traffic=traffic, command=argv,
-                       expected_failures=relative(args.xfail) if args.xfail else None,
-                       max_timeouts=args.max_timeouts)
-    stale = [Problem("expected-failures", f"{label} names no case of the suite")
-             for label in expected.stale(cases)]
+    testee = StdioTestee(
+        argv, version, timeout=args.timeout, start_timeout=args.start_timeout, traffic=traffic, announce=_announce
+    )
+    report = run_cases(
+        chosen,
+        testee,
+        expected,
+        traffic=traffic,
+        command=argv,
+        expected_failures=relative(args.xfail) if args.xfail else None,
+        max_timeouts=args.max_timeouts,
+    )
+    stale = [Problem("expected-failures", f"{label} names no case of the suite") for label in expected.stale(cases)]
     report.problems[:0] = [Problem("suite", str(problem)) for problem in unreadable] + stale
     sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a TextIOWrapper
     try:
         if args.fix:
             report = _fix(args, expected, report, cases)
-        for path, render in ((args.junit, reports.junit), (args.tap, reports.tap),
-                             (args.json, reports.json_text)):
+        for path, render in ((args.junit, reports.junit), (args.tap, reports.tap), (args.json, reports.json_text)):
             if path is not None:
                 _write(path, render(report))
     except OSError as error:
@@ -242,8 +309,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser("run", help="run the conformance vectors against an implementation "
-                                             "(testee protocol v1, conformance/protocol.md)")
+    parser = commands.add_parser(
+        "run",
+        help="run the conformance vectors against an implementation (testee protocol v1, conformance/protocol.md)",
+    )
     add_arguments(parser)
     parser.set_defaults(func=_run)
 
@@ -252,4 +321,3 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="iospec run", description=(__doc__ or "").split("\n")[0])
     add_arguments(parser)
     return _run(parser.parse_args(argv))
-

@@ -37,14 +37,22 @@ def compare(case: SuiteCase, answer: dict[str, Any]) -> Verdict:
         else:
             came = {"error": rule} | ({"message": message} if isinstance(message, str) else {})
             difference = Difference("$", _expectation(case), came, " (a result was expected; a refusal came)")
-            detail = (f"got {said} as an error answer; a validation refusal is a result with \"valid\": false"
-                      if case.kind == "validation" else f"expected a result, got {said}")
+            detail = (
+                f'got {said} as an error answer; a validation refusal is a result with "valid": false'
+                if case.kind == "validation"
+                else f"expected a result, got {said}"
+            )
         return Verdict("fail", detail, (difference,), rule=rule)
     if expected_error is not None:
-        difference = Difference("$", {"error": expected_error}, {"result": answer["result"]},
-                                " (a refusal was expected; a result came instead)")
-        return Verdict("fail", f"expected the refusal {expected_error}, got the result "
-                               f"{show(answer['result'])}", (difference,))
+        difference = Difference(
+            "$",
+            {"error": expected_error},
+            {"result": answer["result"]},
+            " (a refusal was expected; a result came instead)",
+        )
+        return Verdict(
+            "fail", f"expected the refusal {expected_error}, got the result {show(answer['result'])}", (difference,)
+        )
     return TABLE[case.kind].judge(case, answer["result"])
 
 

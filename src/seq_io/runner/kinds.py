@@ -65,26 +65,46 @@ def _validation(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     data = case.case.data
     valid = result.get("valid")
     if not isinstance(valid, bool):
-        return verdict_of(([Difference("$.valid", data["valid"], result.get("valid", ABSENT),
-                                       " (the result must say valid true or false)")], 0))
+        return verdict_of(
+            (
+                [
+                    Difference(
+                        "$.valid",
+                        data["valid"],
+                        result.get("valid", ABSENT),
+                        " (the result must say valid true or false)",
+                    )
+                ],
+                0,
+            )
+        )
     if data["valid"]:
         if not valid:
-            return Verdict("fail", f"expected valid, refused: {_errors_text(result.get('errors'))}",
-                           (Difference("$.valid", True, False),))
+            return Verdict(
+                "fail",
+                f"expected valid, refused: {_errors_text(result.get('errors'))}",
+                (Difference("$.valid", True, False),),
+            )
         expected = data["normalized"] if "normalized" in data else _instance(data)
         return verdict_of(field_differences(result, {"normalized": expected}, ("normalized",)))
     want = data["error"]
     if valid:
-        return Verdict("fail", f"expected a refusal at {want['path']} [{want['rule']}], but it was accepted",
-                       (Difference("$.valid", False, True),))
+        return Verdict(
+            "fail",
+            f"expected a refusal at {want['path']} [{want['rule']}], but it was accepted",
+            (Difference("$.valid", False, True),),
+        )
     errors = result.get("errors")
-    if isinstance(errors, list) and any(isinstance(e, dict) and e.get("path") == want["path"]
-                                        and e.get("rule") == want["rule"] for e in errors):
+    if isinstance(errors, list) and any(
+        isinstance(e, dict) and e.get("path") == want["path"] and e.get("rule") == want["rule"] for e in errors
+    ):
         return Verdict("pass")
-    difference = Difference("$.errors", [want], ABSENT if errors is None else errors,
-                            " (the expected {path, rule} must be among them)")
-    return Verdict("fail", f"refused, but not at {want['path']} [{want['rule']}]; reported: "
-                           f"{_errors_text(errors)}", (difference,))
+    difference = Difference(
+        "$.errors", [want], ABSENT if errors is None else errors, " (the expected {path, rule} must be among them)"
+    )
+    return Verdict(
+        "fail", f"refused, but not at {want['path']} [{want['rule']}]; reported: {_errors_text(errors)}", (difference,)
+    )
 
 
 # -- schedule -----------------------------------------------------------------------------------------------
@@ -136,8 +156,9 @@ def _stream_input(case: SuiteCase) -> dict[str, Any]:
     data = case.case.data
     body: dict[str, Any] = {"declaration": data["declaration"]}
     body |= {name: data[name] for name in ("rate", "episode_idle", "limits") if name in data}
-    body["operations"] = [{name: operation[name]} for operation in data["operations"] for name in OPERATIONS
-                          if name in operation]
+    body["operations"] = [
+        {name: operation[name]} for operation in data["operations"] for name in OPERATIONS if name in operation
+    ]
     return body
 
 
@@ -161,29 +182,54 @@ def _stream(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     operations = case.case.data["operations"]
     outcomes = result.get("outcomes")
     if not isinstance(outcomes, list):
-        return verdict_of(([Difference("$.outcomes", f"a list of {len(operations)} outcomes",
-                                       ABSENT if outcomes is None else outcomes)], 0))
+        return verdict_of(
+            (
+                [
+                    Difference(
+                        "$.outcomes", f"a list of {len(operations)} outcomes", ABSENT if outcomes is None else outcomes
+                    )
+                ],
+                0,
+            )
+        )
     for index, operation in enumerate(operations):
         got = outcomes[index] if index < len(outcomes) else ABSENT
         found, more = differences(expected_outcome(index, operation), got, ("outcomes", index))
         if found:
             where = f"operation {index} ({operation_name(operation)})"
-            return Verdict("fail", f"the first operation that differs is {where}: {differences_text(found, more)}",
-                           tuple(found), more=more)
+            return Verdict(
+                "fail",
+                f"the first operation that differs is {where}: {differences_text(found, more)}",
+                tuple(found),
+                more=more,
+            )
     if len(outcomes) != len(operations):
-        return verdict_of(([Difference(f"$.outcomes[{len(operations)}]", ABSENT, outcomes[len(operations)],
-                                       f" (lengths: expected {len(operations)} outcomes, one per operation, got "
-                                       f"{len(outcomes)})")], 0))
+        return verdict_of(
+            (
+                [
+                    Difference(
+                        f"$.outcomes[{len(operations)}]",
+                        ABSENT,
+                        outcomes[len(operations)],
+                        f" (lengths: expected {len(operations)} outcomes, one per operation, got {len(outcomes)})",
+                    )
+                ],
+                0,
+            )
+        )
     return Verdict("pass")
 
 
-TABLE: dict[str, Kind] = {kind.name: kind for kind in (
-    Kind("validation", _validation_input, _validation),
-    Kind("schedule", _schedule_input, _schedule),
-    Kind("envelope", _envelope_input, _envelope),
-    Kind("rows_of", _rows_of_input, _rows_of),
-    Kind("stream", _stream_input, _stream),
-)}
+TABLE: dict[str, Kind] = {
+    kind.name: kind
+    for kind in (
+        Kind("validation", _validation_input, _validation),
+        Kind("schedule", _schedule_input, _schedule),
+        Kind("envelope", _envelope_input, _envelope),
+        Kind("rows_of", _rows_of_input, _rows_of),
+        Kind("stream", _stream_input, _stream),
+    )
+}
 """Every kind the runner knows, in the order reports list them."""
 
 KINDS = tuple(TABLE)

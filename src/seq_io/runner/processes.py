@@ -62,10 +62,17 @@ def _stat(pid: int) -> Process | None:
     except OSError:
         return None
     name_end = text.rfind(")")  # the name may hold spaces and parentheses; the fields after it do not
-    fields = text[name_end + 2:].split()
+    fields = text[name_end + 2 :].split()
     try:
-        return Process(pid, int(fields[1]), int(fields[2]), int(fields[3]), fields[0], int(fields[19]),
-                       text[text.find("(") + 1:name_end])
+        return Process(
+            pid,
+            int(fields[1]),
+            int(fields[2]),
+            int(fields[3]),
+            fields[0],
+            int(fields[19]),
+            text[text.find("(") + 1 : name_end],
+        )
     except (IndexError, ValueError):
         return None
 

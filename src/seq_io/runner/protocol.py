@@ -139,8 +139,7 @@ def envelope_problem(answer: dict[str, Any], request_id: str) -> str | None:
     if kind not in ANSWER_TYPES:
         return f"the answer's type is {json.dumps(kind)}, not one of {', '.join(ANSWER_TYPES)}"
     if answer.get("id") != request_id:
-        return (f"the answer carries the id {json.dumps(answer.get('id'))}, not the request's "
-                f"{json.dumps(request_id)}")
+        return f"the answer carries the id {json.dumps(answer.get('id'))}, not the request's {json.dumps(request_id)}"
     if kind == "result" and not isinstance(answer.get("result"), dict):
         return "a result answer must carry a `result` object"
     if kind == "error" and not isinstance(answer.get("rule"), str):
@@ -156,14 +155,19 @@ def checked_hello(message: dict[str, Any], contract_version: str) -> Hello:
     if type(protocol) is not int or protocol != PROTOCOL:
         raise ValueError(f"the testee speaks protocol {json.dumps(protocol)}; this runner speaks {PROTOCOL}")
     if message.get("contract_version") != contract_version:
-        raise ValueError(f"the testee implements contract {json.dumps(message.get('contract_version'))}; the "
-                         f"vectors are for {contract_version}")
+        raise ValueError(
+            f"the testee implements contract {json.dumps(message.get('contract_version'))}; the "
+            f"vectors are for {contract_version}"
+        )
     kinds = message.get("kinds")
     if not isinstance(kinds, list) or not all(isinstance(kind, str) for kind in kinds):
         raise ValueError("the hello's `kinds` must be a list of kind names")
     implementation = message.get("implementation")
-    if not (isinstance(implementation, dict) and isinstance(implementation.get("name"), str)
-            and isinstance(implementation.get("version"), str)):
+    if not (
+        isinstance(implementation, dict)
+        and isinstance(implementation.get("name"), str)
+        and isinstance(implementation.get("version"), str)
+    ):
         raise ValueError("the hello's `implementation` must be an object with `name` and `version` strings")
     return Hello(implementation["name"], implementation["version"], tuple(kinds))
 
@@ -178,9 +182,15 @@ class Session:
     def __init__(self, argv: list[str], cwd: Path, token: str | None = None) -> None:
         self.token = token or processes.new_token()
         try:
-            self._process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.PIPE, start_new_session=True,
-                                             env=processes.environment(self.token))
+            self._process = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                env=processes.environment(self.token),
+            )
         except (OSError, ValueError) as error:
             raise Broken(f"cannot start the testee {argv[0]!r}: {error}") from None
         self._stdin, self._stdout, self._stderr = self._pipes()
@@ -269,16 +279,17 @@ class Session:
         end = self._out.find(b"\n")
         if end < 0:
             if len(self._out) > MAX_LINE:
-                raise Broken(f"the testee printed more than {MAX_LINE} bytes without a newline",
-                             self.printed(shown))
+                raise Broken(f"the testee printed more than {MAX_LINE} bytes without a newline", self.printed(shown))
             if not self._out_closed:
                 raise Broken(f"no answer within {timeout:g} s", self.printed(shown), timed_out=True)
             self._wait_exit(2.0)
             how = "closed its stdout" if self._process.poll() is None else "exited"
-            raise Broken(f"the testee {how} without answering" if not self._out else
-                         f"the testee {how} in the middle of a line", self.printed(shown))
+            raise Broken(
+                f"the testee {how} without answering" if not self._out else f"the testee {how} in the middle of a line",
+                self.printed(shown),
+            )
         line = bytes(self._out[:end])
-        del self._out[:end + 1]
+        del self._out[: end + 1]
         self._scanned = 0
         return line
 
@@ -298,16 +309,16 @@ class Session:
         try:
             return decode(line)
         except ValueError as error:
-            raise Broken(f"the testee printed a line that is not a protocol message: {error}",
-                         self.printed(line + b"\n")) from None
+            raise Broken(
+                f"the testee printed a line that is not a protocol message: {error}", self.printed(line + b"\n")
+            ) from None
 
     def handshake(self, contract_version: str, timeout: float) -> tuple[Hello, dict[str, Any]]:
         self.send(runner_hello(contract_version))
         try:
             message = self.receive(timeout)
         except Broken as broken:
-            raise Broken(f"handshake failed: {broken.detail}", broken.printed,
-                         timed_out=broken.timed_out) from None
+            raise Broken(f"handshake failed: {broken.detail}", broken.printed, timed_out=broken.timed_out) from None
         try:
             return checked_hello(message, contract_version), message
         except ValueError as error:
@@ -344,7 +355,8 @@ class Session:
                 self._stray(before, "")
                 if between:
                     broken.detail += "; before that it printed output that answers nothing" + (
-                        f" ({first_stray})" if first_stray else "")
+                        f" ({first_stray})" if first_stray else ""
+                    )
                 raise
             answer, why = self._classify(line, request["id"])
             if answer is not None:
@@ -427,25 +439,32 @@ class Session:
         problems: list[str] = []
         exited = lambda: self._process.poll() is not None  # noqa: E731
         start = time.monotonic()
-        if (not self._pump(start + min(ANNOUNCE_AFTER, grace), exited, step=0.02) and announce is not None
-                and grace > ANNOUNCE_AFTER):
-            announce(f"waiting up to {grace:g} s for the testee (pid {self._process.pid}) to exit after its "
-                     "stdin was closed")
+        if (
+            not self._pump(start + min(ANNOUNCE_AFTER, grace), exited, step=0.02)
+            and announce is not None
+            and grace > ANNOUNCE_AFTER
+        ):
+            announce(
+                f"waiting up to {grace:g} s for the testee (pid {self._process.pid}) to exit after its stdin was closed"
+            )
         if not self._pump(start + grace, exited, step=0.02):
-            problems.append(f"the testee did not exit within {grace:g} s after its stdin was closed; "
-                            "it was killed")
+            problems.append(f"the testee did not exit within {grace:g} s after its stdin was closed; it was killed")
         self._poll()
         self._stray(self._out, "")
         self._out.clear()
         left = self._kill_all(found)
         if left and not problems:
-            problems.append(f"the testee left {len(left)} process(es) running after it exited, killed now: "
-                            f"{processes.describe(left)}")
+            problems.append(
+                f"the testee left {len(left)} process(es) running after it exited, killed now: "
+                f"{processes.describe(left)}"
+            )
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._process.wait(5)
         if self._process.returncode not in (0, None) and not problems:
-            problems.append(f"the testee ended with {_ended(self._process.returncode)} instead of exit "
-                            f"status 0 (stderr: {_text(self._err, 400)!r})")
+            problems.append(
+                f"the testee ended with {_ended(self._process.returncode)} instead of exit "
+                f"status 0 (stderr: {_text(self._err, 400)!r})"
+            )
         self._release()
         return problems
 
@@ -453,11 +472,11 @@ class Session:
 @cache
 def _validators() -> dict[str, Draft202012Validator]:
     paths = sorted(PROTOCOL_DIR.glob("*.schema.json"))
-    schemas = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8"))
-               for path in paths}
+    schemas = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8")) for path in paths}
     registry: Registry[Any] = Registry().with_resources(
         (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
-        for schema in schemas.values())
+        for schema in schemas.values()
+    )
     return {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
 
 

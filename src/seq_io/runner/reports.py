@@ -115,16 +115,20 @@ def _own_detail(verdict: Verdict) -> str:
 
 
 def _diff_lines(difference: Difference) -> list[str]:
-    return [f"  at {difference.at}{difference.note}",
-            f"    expected: {show(difference.expected)}",
-            f"    got:      {show(difference.got)}"]
+    return [
+        f"  at {difference.at}{difference.note}",
+        f"    expected: {show(difference.expected)}",
+        f"    got:      {show(difference.got)}",
+    ]
 
 
 def _differences_lines(verdict: Verdict) -> list[str]:
     lines = [line for difference in verdict.differences for line in _diff_lines(difference)]
     if verdict.more:
-        lines.append(f"  … and {verdict.more} more difference{'s' if verdict.more > 1 else ''} "
-                     f"(the first {len(verdict.differences)} are shown)")
+        lines.append(
+            f"  … and {verdict.more} more difference{'s' if verdict.more > 1 else ''} "
+            f"(the first {len(verdict.differences)} are shown)"
+        )
     return lines
 
 
@@ -171,6 +175,7 @@ def printable(text: str) -> str:
     """`text` safe for a terminal: control characters (NUL, BEL, ESC, C1 controls, line separators) and bidi
     controls written as \\xNN / \\uNNNN escapes, so that a testee's output cannot move the cursor, ring the
     bell, recolour or reorder what follows."""
+
     def escaped(match: re.Match[str]) -> str:
         code = ord(match.group())
         return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
@@ -181,36 +186,55 @@ def printable(text: str) -> str:
 def summary(report: Report, show_failures: int = 20) -> str:
     """The text printed at the end of a run; its last line is exactly "N passed, M failed"."""
     records = report.records
-    lines = [f"iospec run: {report.label()}",
-             f"protocol {PROTOCOL}, contract {report.contract_version}, {len(records)} cases in "
-             f"{report.seconds:.1f} s" + (f", expected failures: {report.expected_failures}"
-                                          if report.expected_failures else "")]
+    lines = [
+        f"iospec run: {report.label()}",
+        f"protocol {PROTOCOL}, contract {report.contract_version}, {len(records)} cases in "
+        f"{report.seconds:.1f} s"
+        + (f", expected failures: {report.expected_failures}" if report.expected_failures else ""),
+    ]
     kinds = _by(records, "kind")
     header = f"{'kind':<12}{'cases':>7}" + "".join(f"{n:>7}" for n in OUTCOMES)
-    lines += ["", header, *(_row(kind, 12, counts(kinds[kind])) for kind in KINDS if kind in kinds),
-              _row("all", 12, counts(records))]
+    lines += [
+        "",
+        header,
+        *(_row(kind, 12, counts(kinds[kind])) for kind in KINDS if kind in kinds),
+        _row("all", 12, counts(records)),
+    ]
     groups = _by(records, "group")
     uneven = {name: group for name, group in groups.items() if any(r.outcome != "pass" for r in group)}
     if uneven:
         width = max(12, *(len(name) + 2 for name in uneven))
-        lines += ["", f"{'group':<{width}}{'cases':>7}" + "".join(f"{n:>7}" for n in OUTCOMES),
-                  *(_row(name, width, counts(group)) for name, group in uneven.items())]
+        lines += [
+            "",
+            f"{'group':<{width}}{'cases':>7}" + "".join(f"{n:>7}" for n in OUTCOMES),
+            *(_row(name, width, counts(group)) for name, group in uneven.items()),
+        ]
     if len(groups) > len(uneven):
         lines.append(f"({len(groups) - len(uneven)} {'other ' if uneven else ''}groups: every case passed)")
     bad = [record for record in records if not record.ok]
     if bad:
         shown = bad[: max(0, show_failures)]
-        lines += ["", f"first {len(shown)} of {len(bad)} failing cases:" if len(shown) < len(bad)
-                  else f"{len(bad)} failing case(s):"]
+        lines += [
+            "",
+            f"first {len(shown)} of {len(bad)} failing cases:"
+            if len(shown) < len(bad)
+            else f"{len(bad)} failing case(s):",
+        ]
         for record in shown:
             lines += _failure_block(record)
     if report.problems:
-        lines += ["", "run problems (each counts as one failure):",
-                  *(f"  {problem.source}: {problem.message}" for problem in report.problems)]
+        lines += [
+            "",
+            "run problems (each counts as one failure):",
+            *(f"  {problem.source}: {problem.message}" for problem in report.problems),
+        ]
     skipped = sum(record.outcome == "skip" for record in records)
     if skipped:
-        lines += ["", f"{skipped} skipped case(s) count as failures: a skip is a failure unless the expected-"
-                      "failure list names it (--xfail FILE --fix writes the list)"]
+        lines += [
+            "",
+            f"{skipped} skipped case(s) count as failures: a skip is a failure unless the expected-"
+            "failure list names it (--xfail FILE --fix writes the list)",
+        ]
     lines += ["", f"{report.passed} passed, {report.failed} failed"]
     return "\n".join(printable(line) for line in lines) + "\n"
 
@@ -222,6 +246,7 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 def _xml(text: str) -> str:
     """Text XML 1.0 can carry: other characters become \\xNN / \\uNNNN."""
+
     def escaped(match: re.Match[str]) -> str:
         code = ord(match.group())
         return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
@@ -236,21 +261,32 @@ def _first_line(text: str, limit: int = 200) -> str:
 
 def _suite_attributes(records: list[Record], name: str) -> dict[str, str]:
     tally = counts(records)
-    return {"name": _xml(name), "tests": str(tally["cases"]),
-            "failures": str(tally["fail"] + tally["xpass"] + tally["skip"]),
-            "errors": str(tally["error"]), "skipped": str(tally["xfail"]),
-            "time": f"{sum(r.seconds for r in records):.3f}"}
+    return {
+        "name": _xml(name),
+        "tests": str(tally["cases"]),
+        "failures": str(tally["fail"] + tally["xpass"] + tally["skip"]),
+        "errors": str(tally["error"]),
+        "skipped": str(tally["xfail"]),
+        "time": f"{sum(r.seconds for r in records):.3f}",
+    }
 
 
 def _testcase(parent: ElementTree.Element, record: Record) -> None:
     case = record.case
-    element = ElementTree.SubElement(parent, "testcase", {
-        "name": case.id, "classname": _xml(case.group.replace("/", ".")), "file": _xml(case.case.file),
-        "line": str(case.case.line), "time": f"{record.seconds:.3f}"})
+    element = ElementTree.SubElement(
+        parent,
+        "testcase",
+        {
+            "name": case.id,
+            "classname": _xml(case.group.replace("/", ".")),
+            "file": _xml(case.case.file),
+            "line": str(case.case.line),
+            "time": f"{record.seconds:.3f}",
+        },
+    )
     text = _xml(failure_text(record))
     if record.outcome in ("fail", "xpass", "skip"):  # an unlisted skip fails the run, so CI must see it fail
-        failure = ElementTree.SubElement(element, "failure",
-                                         {"type": record.outcome, "message": _first_line(text)})
+        failure = ElementTree.SubElement(element, "failure", {"type": record.outcome, "message": _first_line(text)})
         failure.text = text
     elif record.outcome == "error":
         error = ElementTree.SubElement(element, "error", {"type": "error", "message": _first_line(text)})
@@ -275,14 +311,18 @@ def junit(report: Report) -> str:
             _testcase(suite, record)
     if report.problems:
         total = str(len(report.problems))
-        suite = ElementTree.SubElement(root, "testsuite", {"name": "run problems", "tests": total,
-                                                           "failures": total, "errors": "0", "skipped": "0",
-                                                           "time": "0"})
+        suite = ElementTree.SubElement(
+            root,
+            "testsuite",
+            {"name": "run problems", "tests": total, "failures": total, "errors": "0", "skipped": "0", "time": "0"},
+        )
         for index, problem in enumerate(report.problems, 1):
-            element = ElementTree.SubElement(suite, "testcase", {"name": f"problem-{index}",
-                                                                 "classname": f"run.{problem.source}"})
-            failure = ElementTree.SubElement(element, "failure", {
-                "type": problem.source, "message": _xml(_first_line(problem.message))})
+            element = ElementTree.SubElement(
+                suite, "testcase", {"name": f"problem-{index}", "classname": f"run.{problem.source}"}
+            )
+            failure = ElementTree.SubElement(
+                element, "failure", {"type": problem.source, "message": _xml(_first_line(problem.message))}
+            )
             failure.text = _xml(problem.message)
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
@@ -297,8 +337,7 @@ def _directive_text(text: str) -> str:
 
 def _yaml_block(values: dict[str, Any]) -> list[str]:
     """A TAP diagnostic block; every value is written as JSON, which YAML reads unchanged."""
-    return ["  ---", *(f"  {key}: {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()),
-            "  ..."]
+    return ["  ---", *(f"  {key}: {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()), "  ..."]
 
 
 def tap(report: Report) -> str:
@@ -312,8 +351,9 @@ def tap(report: Report) -> str:
             lines.append(f"not ok {number} - {title} # TODO {_directive_text(record.note)}")
         else:
             lines.append(f"not ok {number} - {title}")
-            lines += _yaml_block({"outcome": record.outcome, "message": failure_text(record),
-                                  "at": f"{case.case.file}:{case.case.line}"})
+            lines += _yaml_block(
+                {"outcome": record.outcome, "message": failure_text(record), "at": f"{case.case.file}:{case.case.line}"}
+            )
     for number, problem in enumerate(report.problems, len(report.records) + 1):
         lines.append(f"not ok {number} - run problem ({problem.source})")
         lines += _yaml_block({"message": problem.message})
@@ -346,9 +386,17 @@ def _difference_json(difference: Difference) -> dict[str, Any]:
 
 def _case_json(record: Record) -> dict[str, Any]:
     case, verdict = record.case, record.verdict
-    out: dict[str, Any] = {"id": case.id, "kind": case.kind, "file": case.case.file, "line": case.case.line,
-                           "group": case.group, "status": verdict.status, "outcome": record.outcome,
-                           "ok": record.ok, "seconds": round(record.seconds, 6)}
+    out: dict[str, Any] = {
+        "id": case.id,
+        "kind": case.kind,
+        "file": case.case.file,
+        "line": case.case.line,
+        "group": case.group,
+        "status": verdict.status,
+        "outcome": record.outcome,
+        "ok": record.ok,
+        "seconds": round(record.seconds, 6),
+    }
     if verdict.detail:
         out["detail"] = verdict.detail
     if record.note:
@@ -376,10 +424,12 @@ def as_json(report: Report) -> dict[str, Any]:
         "report_version": REPORT_VERSION,
         "protocol": PROTOCOL,
         "contract_version": report.contract_version,
-        "testee": {"command": report.command,
-                   "name": report.implementation[0] if report.implementation else None,
-                   "version": report.implementation[1] if report.implementation else None,
-                   "kinds": list(report.kinds)},
+        "testee": {
+            "command": report.command,
+            "name": report.implementation[0] if report.implementation else None,
+            "version": report.implementation[1] if report.implementation else None,
+            "kinds": list(report.kinds),
+        },
         "expected_failures": report.expected_failures,
         "seconds": round(report.seconds, 3),
         "ok": report.ok,
@@ -387,8 +437,10 @@ def as_json(report: Report) -> dict[str, Any]:
         "failed": report.failed,
         "totals": counts(report.records),
         "kinds": [{"kind": kind, **counts(kinds[kind])} for kind in KINDS if kind in kinds],
-        "groups": [{"group": name, "kind": group[0].case.kind, "file": group[0].case.case.file,
-                    **counts(group)} for name, group in groups.items()],
+        "groups": [
+            {"group": name, "kind": group[0].case.kind, "file": group[0].case.case.file, **counts(group)}
+            for name, group in groups.items()
+        ],
         "cases": [_case_json(record) for record in report.records],
         "problems": [{"source": problem.source, "message": problem.message} for problem in report.problems],
     }

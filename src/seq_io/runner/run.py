@@ -52,9 +52,17 @@ class Testee(Protocol):
 class StdioTestee:
     """A child process per session, restarted after any failure that breaks the conversation."""
 
-    def __init__(self, argv: list[str], contract_version: str, *, timeout: float = DEFAULT_TIMEOUT,
-                 start_timeout: float = START_TIMEOUT, shutdown_grace: float = SHUTDOWN_GRACE,
-                 traffic: Traffic | None = None, announce: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        contract_version: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        start_timeout: float = START_TIMEOUT,
+        shutdown_grace: float = SHUTDOWN_GRACE,
+        traffic: Traffic | None = None,
+        announce: Callable[[str], None] | None = None,
+    ) -> None:
         self.argv, self.contract_version, self.traffic = argv, contract_version, traffic
         self.timeout, self.start_timeout, self.shutdown_grace = timeout, start_timeout, shutdown_grace
         self.announce = announce
@@ -159,10 +167,11 @@ def with_stray(verdict: Verdict, stray: Stray) -> Verdict:
     """`verdict` failed by what the testee did besides answering (protocol.md: exactly one line per request,
     then nothing until the next request)."""
     when = "after its answer" if stray.after is not None else "before its answer"
-    detail = f"{when} the testee {stray.what}" + (f"; and: {verdict.detail}" if verdict.status == "fail" and
-                                                   verdict.detail else "")
+    detail = f"{when} the testee {stray.what}" + (
+        f"; and: {verdict.detail}" if verdict.status == "fail" and verdict.detail else ""
+    )
     printed = verdict.printed or Printed()
-    shown = Printed((stray.stdout + printed.stdout)[-protocol.KEPT:], printed.stderr, printed.exit)
+    shown = Printed((stray.stdout + printed.stdout)[-protocol.KEPT :], printed.stderr, printed.exit)
     return Verdict("fail", detail, verdict.differences, verdict.rule, shown, verdict.more, verdict.timed_out)
 
 
@@ -172,9 +181,16 @@ def _record(case: SuiteCase, verdict: Verdict, expected: ExpectedFailures, secon
     return Record(case, verdict, outcome, ok, note, entry, seconds)
 
 
-def run_cases(cases: Sequence[SuiteCase], testee: Testee, expected: ExpectedFailures | None = None, *,
-              traffic: Traffic | None = None, command: list[str] | None = None,
-              expected_failures: str | None = None, max_timeouts: int = MAX_TIMEOUTS) -> Report:
+def run_cases(
+    cases: Sequence[SuiteCase],
+    testee: Testee,
+    expected: ExpectedFailures | None = None,
+    *,
+    traffic: Traffic | None = None,
+    command: list[str] | None = None,
+    expected_failures: str | None = None,
+    max_timeouts: int = MAX_TIMEOUTS,
+) -> Report:
     """Every case through `testee`, one at a time, judged against `expected` (the expected-failure list).
     `max_timeouts` (0: never) cases in a row without an answer in time end the run."""
     expected = expected or ExpectedFailures()
@@ -211,11 +227,16 @@ def run_cases(cases: Sequence[SuiteCase], testee: Testee, expected: ExpectedFail
                     charge(stray)
             in_a_row = in_a_row + 1 if verdict.timed_out else 0
             if max_timeouts and in_a_row >= max_timeouts:
-                unusable = Broken(f"the testee did not answer {in_a_row} cases in a row within the timeout; the "
-                                  f"run stopped (--max-timeouts {max_timeouts})")
+                unusable = Broken(
+                    f"the testee did not answer {in_a_row} cases in a row within the timeout; the "
+                    f"run stopped (--max-timeouts {max_timeouts})"
+                )
         else:  # the testee's output is shown once, on the first case it could not run
-            verdict = Verdict("error", f"not run: no testee to ask ({unusable.detail})",
-                              printed=unusable.printed if index == 0 else None)
+            verdict = Verdict(
+                "error",
+                f"not run: no testee to ask ({unusable.detail})",
+                printed=unusable.printed if index == 0 else None,
+            )
         position[case.id] = len(report.records)
         report.records.append(_record(case, verdict, expected, time.monotonic() - begun))
     if hello is not None:
@@ -224,8 +245,11 @@ def run_cases(cases: Sequence[SuiteCase], testee: Testee, expected: ExpectedFail
     for stray in testee.strays():
         charge(stray)
     if not cases:
-        report.problems.append(Problem("suite", "no case was selected: check the filters (--id, --group, "
-                                                "--tag, --kind) and the vectors folder"))
+        report.problems.append(
+            Problem(
+                "suite", "no case was selected: check the filters (--id, --group, --tag, --kind) and the vectors folder"
+            )
+        )
     report.seconds = time.monotonic() - started
     return report
 
@@ -233,11 +257,20 @@ def run_cases(cases: Sequence[SuiteCase], testee: Testee, expected: ExpectedFail
 def rejudged(report: Report, expected: ExpectedFailures) -> Report:
     """The same run judged against another expected-failure list (after `--fix` rewrote it)."""
     records = [_record(r.case, r.verdict, expected, r.seconds) for r in report.records]
-    return Report(report.contract_version, report.command, report.implementation, report.kinds,
-                  report.expected_failures, records, list(report.problems), report.seconds)
+    return Report(
+        report.contract_version,
+        report.command,
+        report.implementation,
+        report.kinds,
+        report.expected_failures,
+        records,
+        list(report.problems),
+        report.seconds,
+    )
 
 
-def run_in_process(cases: Sequence[SuiteCase], expected: ExpectedFailures | None = None, *,
-                   validate_traffic: bool = False) -> Report:
+def run_in_process(
+    cases: Sequence[SuiteCase], expected: ExpectedFailures | None = None, *, validate_traffic: bool = False
+) -> Report:
     """The fast path: the same loop, requests and comparison, answered by the reference without a process."""
     return run_cases(cases, InProcessTestee(), expected, traffic=Traffic() if validate_traffic else None)

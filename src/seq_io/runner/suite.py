@@ -56,14 +56,24 @@ def load_cases(root: Path = VECTORS_DIR) -> tuple[list[SuiteCase], list[Problem]
     return suite_cases(files, root), problems
 
 
-def select(cases: Sequence[SuiteCase], *, ids: Sequence[str] = (), groups: Sequence[str] = (),
-           tags: Sequence[str] = (), kinds: Sequence[str] = ()) -> list[SuiteCase]:
+def select(
+    cases: Sequence[SuiteCase],
+    *,
+    ids: Sequence[str] = (),
+    groups: Sequence[str] = (),
+    tags: Sequence[str] = (),
+    kinds: Sequence[str] = (),
+) -> list[SuiteCase]:
     """The cases every given filter lets through. Ids and groups are shell-style patterns (`sch-windows-*`); a
     group pattern matches the qualified name (`schedule/windows/*`) or the bare group name."""
+
     def wanted(case: SuiteCase) -> bool:
         bare = case.group.rsplit("/", 1)[-1]
-        return ((not ids or any(fnmatchcase(case.id, p) for p in ids))
-                and (not groups or any(fnmatchcase(case.group, p) or fnmatchcase(bare, p) for p in groups))
-                and (not tags or bool(case.tags & set(tags)))
-                and (not kinds or case.kind in kinds))
+        return (
+            (not ids or any(fnmatchcase(case.id, p) for p in ids))
+            and (not groups or any(fnmatchcase(case.group, p) or fnmatchcase(bare, p) for p in groups))
+            and (not tags or bool(case.tags & set(tags)))
+            and (not kinds or case.kind in kinds)
+        )
+
     return [case for case in cases if wanted(case)]

@@ -70,10 +70,12 @@ def show(value: Any) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "…"
 
 
-def _walk(expected: Any, got: Any, at: tuple[str | int, ...], found: list[Difference], counted: list[int],
-          limit: int) -> None:
+def _walk(
+    expected: Any, got: Any, at: tuple[str | int, ...], found: list[Difference], counted: list[int], limit: int
+) -> None:
     """Append to `found` (at most `limit`) every place where `got` is not the same JSON value as `expected`,
     walking the expectation in order; `counted[0]` counts all of them."""
+
     def add(difference: Difference) -> None:
         counted[0] += 1
         if len(found) < limit:
@@ -84,9 +86,14 @@ def _walk(expected: Any, got: Any, at: tuple[str | int, ...], found: list[Differ
             _walk(want, have, (*at, index), found, counted, limit)
         if len(expected) != len(got):
             index = min(len(expected), len(got))
-            add(Difference(format_path([*at, index]), expected[index] if index < len(expected) else ABSENT,
-                           got[index] if index < len(got) else ABSENT,
-                           f" (lengths: expected {len(expected)}, got {len(got)})"))
+            add(
+                Difference(
+                    format_path([*at, index]),
+                    expected[index] if index < len(expected) else ABSENT,
+                    got[index] if index < len(got) else ABSENT,
+                    f" (lengths: expected {len(expected)}, got {len(got)})",
+                )
+            )
         return
     if isinstance(expected, dict) and isinstance(got, dict):
         for key in [*expected, *(key for key in got if key not in expected)]:
@@ -96,8 +103,9 @@ def _walk(expected: Any, got: Any, at: tuple[str | int, ...], found: list[Differ
         add(Difference(format_path(list(at)), expected, got))
 
 
-def differences(expected: Any, got: Any, at: tuple[str | int, ...] = (), limit: int = SHOWN_DIFFERENCES
-                ) -> tuple[list[Difference], int]:
+def differences(
+    expected: Any, got: Any, at: tuple[str | int, ...] = (), limit: int = SHOWN_DIFFERENCES
+) -> tuple[list[Difference], int]:
     """(the first `limit` places where `got` departs from `expected`, how many more there are)."""
     found: list[Difference] = []
     counted = [0]
@@ -105,8 +113,9 @@ def differences(expected: Any, got: Any, at: tuple[str | int, ...] = (), limit: 
     return found, counted[0] - len(found)
 
 
-def field_differences(result: dict[str, Any], expected: dict[str, Any], names: Sequence[str]
-                      ) -> tuple[list[Difference], int]:
+def field_differences(
+    result: dict[str, Any], expected: dict[str, Any], names: Sequence[str]
+) -> tuple[list[Difference], int]:
     """The differences of the named members of a result from the expectation's: the first
     SHOWN_DIFFERENCES of all of them, and how many more there are."""
     return differences({name: expected[name] for name in names}, {name: result.get(name, ABSENT) for name in names})

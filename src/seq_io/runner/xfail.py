@@ -94,8 +94,9 @@ class ExpectedFailures:
     def stale(self, suite: Sequence[SuiteCase]) -> list[str]:
         """Labels of the entries that name no case of the suite."""
         known = {case.id for case in suite}
-        return ([e.label for e in self.patterns if not any(e.covers(case) for case in suite)]
-                + sorted(i for i in self.entries if i not in known))
+        return [e.label for e in self.patterns if not any(e.covers(case) for case in suite)] + sorted(
+            i for i in self.entries if i not in known
+        )
 
     def all_entries(self) -> list[Entry]:
         """Every entry in the file's order: kinds, groups, then ids sorted."""
@@ -121,15 +122,18 @@ def load(path: Path) -> ExpectedFailures:
     errors = sorted(_validator().iter_errors(value), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
-        raise XfailError(f"{path}: {format_path(list(first.absolute_path))}: {first.message} "
-                         f"(schema: {XFAIL_SCHEMA.relative_to(CONFORMANCE.parent)})")
+        raise XfailError(
+            f"{path}: {format_path(list(first.absolute_path))}: {first.message} "
+            f"(schema: {XFAIL_SCHEMA.relative_to(CONFORMANCE.parent)})"
+        )
     loaded = ExpectedFailures(header={key: item for key, item in value.items() if key != "entries"})
     seen: set[str] = set()
     for index, item in enumerate(value["entries"]):
         entry = Entry(item.get("id"), item["reason"], item.get("error"), item.get("kind"), item.get("group"))
         if entry.kind is not None and entry.kind not in KINDS:
-            raise XfailError(f"{path}: $.entries[{index}].kind: {entry.kind!r} is not a case kind; the kinds "
-                             f"are {', '.join(KINDS)}")
+            raise XfailError(
+                f"{path}: $.entries[{index}].kind: {entry.kind!r} is not a case kind; the kinds are {', '.join(KINDS)}"
+            )
         if entry.label in seen:
             member = "kind" if entry.kind is not None else "group" if entry.group is not None else "id"
             raise XfailError(f"{path}: $.entries[{index}].{member}: {entry.label} is listed twice")
@@ -149,17 +153,29 @@ def outcome(verdict: Verdict, entry: Entry | None) -> tuple[str, bool, str]:
     if verdict.status == "pass":
         if entry is None:
             return "pass", True, ""
-        return "xpass", False, (f"unexpected pass: the expected-failure entry {entry.label} says "
-                                f"{entry.reason!r}; remove the entry (or narrow it)")
+        return (
+            "xpass",
+            False,
+            (
+                f"unexpected pass: the expected-failure entry {entry.label} says "
+                f"{entry.reason!r}; remove the entry (or narrow it)"
+            ),
+        )
     if entry is None:
         if verdict.status == "skip":
             return "skip", False, "skipped, and not in the expected-failure list (a skip is a failure unless expected)"
         return "fail", False, ""
     if entry.error is not None and (verdict.status != "fail" or verdict.rule != entry.error):
-        how = f"the refusal {verdict.rule}" if verdict.rule else ("a skip" if verdict.status == "skip" else
-                                                                   "another failure")
-        return "fail", False, (f"listed ({entry.label}) as failing with the refusal {entry.error}, but it "
-                               f"failed with {how}")
+        how = (
+            f"the refusal {verdict.rule}"
+            if verdict.rule
+            else ("a skip" if verdict.status == "skip" else "another failure")
+        )
+        return (
+            "fail",
+            False,
+            (f"listed ({entry.label}) as failing with the refusal {entry.error}, but it failed with {how}"),
+        )
     return "xfail", True, f"expected ({entry.label}): {entry.reason}"
 
 
@@ -180,8 +196,9 @@ def _common_reason(entries: Iterable[Entry]) -> str:
     return reasons.pop() if len(reasons) == 1 else NEW_REASON
 
 
-def fixed(expected: ExpectedFailures, verdicts: Iterable[tuple[SuiteCase, Verdict]],
-          suite: Sequence[SuiteCase]) -> ExpectedFailures:
+def fixed(
+    expected: ExpectedFailures, verdicts: Iterable[tuple[SuiteCase, Verdict]], suite: Sequence[SuiteCase]
+) -> ExpectedFailures:
     """The list matching these verdicts.
 
     Passing cases leave it and failing ones join it (a new one with NEW_REASON, a kept one with its reason);

@@ -83,8 +83,11 @@ def _shaped(status: int, code: str, reason: str, message: str, **details: Any) -
 
 
 def _invalid_body(rule: str, message: str) -> Reply:
-    error = StreamError(INVALID_BODY, f"the body is not a valid request: {message}",
-                        issues=[{"path": "$", "rule": rule, "message": message}])
+    error = StreamError(
+        INVALID_BODY,
+        f"the body is not a valid request: {message}",
+        issues=[{"path": "$", "rule": rule, "message": message}],
+    )
     return Reply(error.status, error.body())
 
 
@@ -99,11 +102,13 @@ def _check_media_type(request: Request) -> None:
     if header is None:
         raise BodyRefused(_invalid_body(HTTP_CONTENT_TYPE, "the request has no Content-Type; send application/json"))
     media, *parameters = (part.strip() for part in header.split(";"))
-    charset_ok = all(not p.lower().startswith("charset=") or p[8:].strip('"').lower() in ("utf-8", "utf8")
-                     for p in parameters)
+    charset_ok = all(
+        not p.lower().startswith("charset=") or p[8:].strip('"').lower() in ("utf-8", "utf8") for p in parameters
+    )
     if media.lower() != MEDIA_TYPE or not charset_ok:
-        raise BodyRefused(_invalid_body(HTTP_CONTENT_TYPE, f"the Content-Type is {header!r}; send application/json "
-                                                           "(UTF-8)"))
+        raise BodyRefused(
+            _invalid_body(HTTP_CONTENT_TYPE, f"the Content-Type is {header!r}; send application/json (UTF-8)")
+        )
 
 
 async def read_json_body(request: Request, settings: WorkerSettings) -> Any:
@@ -112,8 +117,12 @@ async def read_json_body(request: Request, settings: WorkerSettings) -> Any:
     limit = settings.max_body_bytes
     declared = request.headers.get("content-length")
     if declared is not None and declared.strip().isdigit() and int(declared) > limit:
-        raise BodyRefused(_invalid_body(HTTP_TOO_LARGE, f"the body has {int(declared)} bytes, more than this "
-                                                        f"worker reads ({limit}, --max-body-bytes)"))
+        raise BodyRefused(
+            _invalid_body(
+                HTTP_TOO_LARGE,
+                f"the body has {int(declared)} bytes, more than this worker reads ({limit}, --max-body-bytes)",
+            )
+        )
     chunks: list[bytes] = []
     total = 0
     try:
@@ -121,24 +130,34 @@ async def read_json_body(request: Request, settings: WorkerSettings) -> Any:
             async for chunk in request.stream():
                 total += len(chunk)
                 if total > limit:
-                    raise BodyRefused(_invalid_body(HTTP_TOO_LARGE, f"the body passed {limit} bytes, more than this "
-                                                                    "worker reads (--max-body-bytes)"))
+                    raise BodyRefused(
+                        _invalid_body(
+                            HTTP_TOO_LARGE,
+                            f"the body passed {limit} bytes, more than this worker reads (--max-body-bytes)",
+                        )
+                    )
                 chunks.append(chunk)
     except ClientDisconnect:  # nobody is left to read the answer; the log line still tells
-        raise BodyRefused(_invalid_body(HTTP_DISCONNECTED, "the client went away before its body arrived whole")) \
-            from None
+        raise BodyRefused(
+            _invalid_body(HTTP_DISCONNECTED, "the client went away before its body arrived whole")
+        ) from None
     except TimeoutError:
-        raise BodyRefused(_invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within "
-                                                           f"{settings.body_timeout_s:g} s")) from None
+        raise BodyRefused(
+            _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {settings.body_timeout_s:g} s")
+        ) from None
     try:
         text = b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError as error:
-        raise BodyRefused(_invalid_body(WIRE_JSON_SYNTAX, f"the body is not UTF-8 ({error.reason} at byte "
-                                                          f"{error.start})")) from None
+        raise BodyRefused(
+            _invalid_body(WIRE_JSON_SYNTAX, f"the body is not UTF-8 ({error.reason} at byte {error.start})")
+        ) from None
     value, issues = parse_json_text(text)
     if issues:
-        refused = StreamError(INVALID_BODY, f"the body is not JSON as spec/validation.md reads it: {issues[0]}",
-                              issues=[{"path": issue.path, "rule": issue.rule} for issue in issues])
+        refused = StreamError(
+            INVALID_BODY,
+            f"the body is not JSON as spec/validation.md reads it: {issues[0]}",
+            issues=[{"path": issue.path, "rule": issue.rule} for issue in issues],
+        )
         raise BodyRefused(Reply(refused.status, refused.body()))
     return value
 
@@ -152,8 +171,11 @@ def _summary(body: Any, path: str) -> dict[str, Any]:
         out["episode"] = body["episode_id"][:80]
     if path.endswith("/observe"):
         frames = body.get("frames")
-        numbers = [f["seq"] for f in frames if isinstance(f, dict) and isinstance(f.get("seq"), int | float)] \
-            if isinstance(frames, list) else []
+        numbers = (
+            [f["seq"] for f in frames if isinstance(f, dict) and isinstance(f.get("seq"), int | float)]
+            if isinstance(frames, list)
+            else []
+        )
         if numbers:
             out["seq"] = [min(numbers), max(numbers)]
         out["frames"] = len(frames) if isinstance(frames, list) else None
@@ -184,8 +206,12 @@ class Worker:
 
     def info(self) -> dict[str, Any]:
         name, version = self.settings.implementation
-        return {"implementation": {"name": name, "version": version}, "formats": [observe_format()],
-                **self.root.config.info(), "testing": self.settings.testing}
+        return {
+            "implementation": {"name": name, "version": version},
+            "formats": [observe_format()],
+            **self.root.config.info(),
+            "testing": self.settings.testing,
+        }
 
     def host(self, request: Request) -> KeeperHost:
         key = request.path_params.get("key")
@@ -199,8 +225,12 @@ class Worker:
     def make_keeper(self, body: Any) -> Reply:
         self._expire_keepers()
         if len(self.keepers) >= MAX_TEST_KEEPERS:
-            return _shaped(429, "too_many_requests", "too_many_keepers",
-                           f"{MAX_TEST_KEEPERS} test keepers exist; delete some first")
+            return _shaped(
+                429,
+                "too_many_requests",
+                "too_many_keepers",
+                f"{MAX_TEST_KEEPERS} test keepers exist; delete some first",
+            )
         try:
             config = test_config(body, self.root.config)
             host = KeeperHost(config)
@@ -238,8 +268,11 @@ class ConfigurationRefused(Exception):
 
     def __init__(self, path: str, rule: str, message: str) -> None:
         super().__init__(message)
-        error = StreamError(INVALID_BODY, f"the test keeper cannot be made: {message}",
-                            issues=[{"path": path, "rule": rule, "message": message}])
+        error = StreamError(
+            INVALID_BODY,
+            f"the test keeper cannot be made: {message}",
+            issues=[{"path": path, "rule": rule, "message": message}],
+        )
         self.reply = Reply(error.status, error.body())
 
 
@@ -247,8 +280,11 @@ def test_config(body: Any, root: StreamConfig) -> StreamConfig:
     """A test keeper's configuration from a JSON body, numbers read by value (STR-SCENARIO); absent members take
     the contract's values. ConfigurationRefused names what STR-SETUP or this endpoint refuses."""
     if not isinstance(body, dict) or "declaration" not in body:
-        raise ConfigurationRefused("$", KEEPER_CONFIGURATION, "a test keeper needs an object with at least "
-                                                              "`declaration` (an Observations or null)")
+        raise ConfigurationRefused(
+            "$",
+            KEEPER_CONFIGURATION,
+            "a test keeper needs an object with at least `declaration` (an Observations or null)",
+        )
     unknown = sorted(body.keys() - {"declaration", "rate", "episode_idle", "limits", "wait_s"})
     if unknown:
         raise ConfigurationRefused(f"$.{unknown[0]}", KEEPER_CONFIGURATION, f"unknown members {unknown}")
@@ -262,8 +298,11 @@ def test_config(body: Any, root: StreamConfig) -> StreamConfig:
         raise ConfigurationRefused("$.episode_idle", INVALID_SCENARIO, str(error)) from None
     wait_s = body.get("wait_s", root.wait_s)
     if type(wait_s) not in (int, float) or not MIN_TEST_WAIT_S <= wait_s <= MAX_TEST_WAIT_S:
-        raise ConfigurationRefused("$.wait_s", KEEPER_CONFIGURATION, f"wait_s is a number of seconds from "
-                                                                     f"{MIN_TEST_WAIT_S:g} to {MAX_TEST_WAIT_S:g}")
+        raise ConfigurationRefused(
+            "$.wait_s",
+            KEEPER_CONFIGURATION,
+            f"wait_s is a number of seconds from {MIN_TEST_WAIT_S:g} to {MAX_TEST_WAIT_S:g}",
+        )
     return StreamConfig(body["declaration"], body.get("rate"), idle, limits, float(wait_s))
 
 
@@ -289,8 +328,9 @@ def build_app(worker: Worker) -> Starlette:
             return respond(refused.reply)
         request.state.log = _summary(body, request.url.path)
         if worker.draining:  # the body was still arriving when the shutdown began
-            return respond(unavailable("shutting_down", "the worker is shutting down; nothing of this request "
-                                                        "was kept"))
+            return respond(
+                unavailable("shutting_down", "the worker is shutting down; nothing of this request was kept")
+            )
         return respond(await work(body))
 
     async def observe(request: Request) -> Response:
@@ -298,6 +338,7 @@ def build_app(worker: Worker) -> Starlette:
 
         async def work(body: Any) -> Reply:
             return host.observe(body)
+
         return await with_body(request, work)
 
     async def act(request: Request) -> Response:
@@ -312,43 +353,65 @@ def build_app(worker: Worker) -> Starlette:
     async def keepers(request: Request) -> Response:
         async def work(body: Any) -> Reply:
             return worker.make_keeper(body)
+
         return await with_body(request, work)
 
     async def delete_keeper(request: Request) -> Response:
         return respond(worker.delete_keeper(request.path_params["key"]))
 
-    routes = [Route("/observe", observe, methods=["POST"]), Route("/act", act, methods=["POST"]),
-              Route("/stream/info", info, methods=["GET"])]
+    routes = [
+        Route("/observe", observe, methods=["POST"]),
+        Route("/act", act, methods=["POST"]),
+        Route("/stream/info", info, methods=["GET"]),
+    ]
     if settings.testing:
-        routes += [Route("/stream/waiting", waiting, methods=["GET"]),
-                   Route("/stream/keepers", keepers, methods=["POST"]),
-                   Route("/stream/keepers/{key}", delete_keeper, methods=["DELETE"]),
-                   Route("/stream/keepers/{key}/observe", observe, methods=["POST"]),
-                   Route("/stream/keepers/{key}/act", act, methods=["POST"]),
-                   Route("/stream/keepers/{key}/stream/waiting", waiting, methods=["GET"])]
+        routes += [
+            Route("/stream/waiting", waiting, methods=["GET"]),
+            Route("/stream/keepers", keepers, methods=["POST"]),
+            Route("/stream/keepers/{key}", delete_keeper, methods=["DELETE"]),
+            Route("/stream/keepers/{key}/observe", observe, methods=["POST"]),
+            Route("/stream/keepers/{key}/act", act, methods=["POST"]),
+            Route("/stream/keepers/{key}/stream/waiting", waiting, methods=["GET"]),
+        ]
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         if error.status_code == 405:
-            reply = _shaped(405, "method_not_allowed", "method_not_allowed",
-                            f"{request.method} is not served at {request.url.path}")
+            reply = _shaped(
+                405, "method_not_allowed", "method_not_allowed", f"{request.method} is not served at {request.url.path}"
+            )
             return respond(reply, {"Allow": (error.headers or {}).get("Allow", "")})
         if error.status_code == 404:
-            return respond(_shaped(404, "not_found", "not_found", error.detail if error.detail != "Not Found" else
-                                   f"nothing is served at {request.url.path}"))
+            return respond(
+                _shaped(
+                    404,
+                    "not_found",
+                    "not_found",
+                    error.detail if error.detail != "Not Found" else f"nothing is served at {request.url.path}",
+                )
+            )
         return respond(_shaped(error.status_code, "http_error", "http_error", str(error.detail)))
 
     async def crashed(request: Request, error: Exception) -> Response:
         print(f"iospec worker: internal error on {request.method} {request.url.path}: {error!r}", file=sys.stderr)
-        return respond(_shaped(500, "internal", "internal_error", "the worker failed on this request (a bug); "
-                                                                  "its stderr has the details"))
+        return respond(
+            _shaped(
+                500,
+                "internal",
+                "internal_error",
+                "the worker failed on this request (a bug); its stderr has the details",
+            )
+        )
 
     async def lifespan(app: Starlette) -> Any:
         worker.root.start_sweeping()
         yield
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: crashed},
-                    lifespan=_contextmanager(lifespan))
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: http_error, Exception: crashed},
+        lifespan=_contextmanager(lifespan),
+    )
     return app
 
 
@@ -395,8 +458,13 @@ class Framing:
         if log is None:
             return
         state = scope.get("state") or {}
-        line = {"method": scope["method"], "path": scope["path"], "status": status, **state.get("log", {}),
-                "ms": round(seconds * 1000, 3)}
+        line = {
+            "method": scope["method"],
+            "path": scope["path"],
+            "status": status,
+            **state.get("log", {}),
+            "ms": round(seconds * 1000, 3),
+        }
         try:
             log.write(json.dumps(line, ensure_ascii=False) + "\n")
             log.flush()

@@ -49,8 +49,9 @@ def _positive_int(text: str) -> int:
 
 def _idle(text: str) -> int:
     if not text.isdigit() or not 10 <= int(text) <= 86400:
-        raise argparse.ArgumentTypeError("episode_idle is an integer number of seconds from 10 to 86400 "
-                                         "(Timeouts.episode_idle)")
+        raise argparse.ArgumentTypeError(
+            "episode_idle is an integer number of seconds from 10 to 86400 (Timeouts.episode_idle)"
+        )
     return int(text)
 
 
@@ -63,35 +64,78 @@ def _rate(text: str) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--policy", type=Path, metavar="FILE",
-                        help="a DeploymentPolicy JSON file: its `observations` decide the schedule and its "
-                             "`actions.hz` the rate (default: nothing declared, acts are handed their inputs)")
+    parser.add_argument(
+        "--policy",
+        type=Path,
+        metavar="FILE",
+        help="a DeploymentPolicy JSON file: its `observations` decide the schedule and its "
+        "`actions.hz` the rate (default: nothing declared, acts are handed their inputs)",
+    )
     parser.add_argument("--rate", type=_rate, metavar="HZ", help="the control rate (default: the policy's actions.hz)")
-    parser.add_argument("--episode-idle", type=_idle, metavar="S",
-                        help="Timeouts.episode_idle in stream seconds (10 to 86400; default: episodes never end)")
-    parser.add_argument("--wait-s", type=_seconds, metavar="S",
-                        help="real seconds an act waits for missing frames (default STREAM_WAIT_S of "
-                             "spec/contract.json, 10); every stream duration, the idle timeout too, scales alike")
-    parser.add_argument("--max-stream-frames", type=_positive_int, metavar="N",
-                        help="MAX_STREAM_FRAMES (default: the contract's; smaller values are for tests)")
-    parser.add_argument("--max-stream-bytes", type=_positive_int, metavar="N",
-                        help="MAX_STREAM_BYTES (default: the contract's)")
-    parser.add_argument("--max-worker-stream-bytes", type=_positive_int, metavar="N",
-                        help="MAX_WORKER_STREAM_BYTES (default: the contract's)")
-    parser.add_argument("--max-episodes", type=_positive_int, metavar="N",
-                        help=f"MAX_EPISODES, the episodes held at once (default {MAX_EPISODES:,}, the reference "
-                             "keeper's; STR-LIMIT-EPISODES)")
-    parser.add_argument("--max-body-bytes", type=_positive_int, default=None, metavar="N",
-                        help="the largest request body read, in bytes (default 128 MiB)")
-    parser.add_argument("--body-timeout", type=_seconds, default=None, metavar="S",
-                        help="seconds a request body may take to arrive (default 60)")
+    parser.add_argument(
+        "--episode-idle",
+        type=_idle,
+        metavar="S",
+        help="Timeouts.episode_idle in stream seconds (10 to 86400; default: episodes never end)",
+    )
+    parser.add_argument(
+        "--wait-s",
+        type=_seconds,
+        metavar="S",
+        help="real seconds an act waits for missing frames (default STREAM_WAIT_S of "
+        "spec/contract.json, 10); every stream duration, the idle timeout too, scales alike",
+    )
+    parser.add_argument(
+        "--max-stream-frames",
+        type=_positive_int,
+        metavar="N",
+        help="MAX_STREAM_FRAMES (default: the contract's; smaller values are for tests)",
+    )
+    parser.add_argument(
+        "--max-stream-bytes", type=_positive_int, metavar="N", help="MAX_STREAM_BYTES (default: the contract's)"
+    )
+    parser.add_argument(
+        "--max-worker-stream-bytes",
+        type=_positive_int,
+        metavar="N",
+        help="MAX_WORKER_STREAM_BYTES (default: the contract's)",
+    )
+    parser.add_argument(
+        "--max-episodes",
+        type=_positive_int,
+        metavar="N",
+        help=f"MAX_EPISODES, the episodes held at once (default {MAX_EPISODES:,}, the reference "
+        "keeper's; STR-LIMIT-EPISODES)",
+    )
+    parser.add_argument(
+        "--max-body-bytes",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="the largest request body read, in bytes (default 128 MiB)",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="seconds a request body may take to arrive (default 60)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="the port (default 0: a free one, printed on start)")
-    parser.add_argument("--testing", action="store_true",
-                        help="also serve the test keepers a probe uses (conformance/worker.md); never in production")
+    parser.add_argument(
+        "--testing",
+        action="store_true",
+        help="also serve the test keepers a probe uses (conformance/worker.md); never in production",
+    )
     parser.add_argument("--quiet", action="store_true", help="no request log lines on stderr")
-    parser.add_argument("--shutdown-timeout", type=_seconds, default=DEFAULT_SHUTDOWN_S, metavar="S",
-                        help=f"how long in-flight requests may take after a signal (default {DEFAULT_SHUTDOWN_S:g})")
+    parser.add_argument(
+        "--shutdown-timeout",
+        type=_seconds,
+        default=DEFAULT_SHUTDOWN_S,
+        metavar="S",
+        help=f"how long in-flight requests may take after a signal (default {DEFAULT_SHUTDOWN_S:g})",
+    )
 
 
 def read_policy(path: Path) -> tuple[Any, Any]:
@@ -114,8 +158,12 @@ def stream_config(args: argparse.Namespace) -> Any:
 
     declaration, hz = read_policy(args.policy) if args.policy is not None else (None, None)
     rate = args.rate if args.rate is not None else hz
-    flags = {FRAMES: args.max_stream_frames, BYTES: args.max_stream_bytes, WORKER_BYTES: args.max_worker_stream_bytes,
-             EPISODES: args.max_episodes}
+    flags = {
+        FRAMES: args.max_stream_frames,
+        BYTES: args.max_stream_bytes,
+        WORKER_BYTES: args.max_worker_stream_bytes,
+        EPISODES: args.max_episodes,
+    }
     try:
         limits = Limits.scaled({name: value for name, value in flags.items() if value is not None})
     except ValueError as error:
@@ -153,18 +201,25 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         config = stream_config(args)
-        worker = Worker(config, WorkerSettings(
-            max_body_bytes=args.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
-            body_timeout_s=args.body_timeout or DEFAULT_BODY_TIMEOUT_S, testing=args.testing,
-            log=None if args.quiet else sys.stderr, implementation=("seq-io-ref-worker", version())))
+        worker = Worker(
+            config,
+            WorkerSettings(
+                max_body_bytes=args.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
+                body_timeout_s=args.body_timeout or DEFAULT_BODY_TIMEOUT_S,
+                testing=args.testing,
+                log=None if args.quiet else sys.stderr,
+                implementation=("seq-io-ref-worker", version()),
+            ),
+        )
         sock = _listen(args.host, args.port)
     except UsageError as error:
         print(f"iospec worker: {error}", file=sys.stderr)
         return 2
     except ScheduleError as error:
         where = args.policy or "the declaration"
-        print(f"iospec worker: {where}: the policy cannot be scheduled: {error.message} [{error.rule}]",
-              file=sys.stderr)
+        print(
+            f"iospec worker: {where}: the policy cannot be scheduled: {error.message} [{error.rule}]", file=sys.stderr
+        )
         return 2
     except ValueError as error:
         print(f"iospec worker: {error}", file=sys.stderr)
@@ -173,8 +228,18 @@ def _run(args: argparse.Namespace) -> int:
 
     def started() -> None:
         print(f"listening on {url}", flush=True)
-        print(json.dumps({"listening": url, "port": sock.getsockname()[1], "pid": os.getpid(),
-                          "wait_s": config.wait_s, "testing": args.testing}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "listening": url,
+                    "port": sock.getsockname()[1],
+                    "pid": os.getpid(),
+                    "wait_s": config.wait_s,
+                    "testing": args.testing,
+                }
+            ),
+            flush=True,
+        )
 
     serve(worker, sock, started, shutdown_timeout_s=args.shutdown_timeout)
     print("stopped", flush=True)
@@ -182,8 +247,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser("worker", help="serve POST /observe and POST /act over HTTP with the reference "
-                                                "keeper and an echo policy (conformance/worker.md)")
+    parser = commands.add_parser(
+        "worker",
+        help="serve POST /observe and POST /act over HTTP with the reference "
+        "keeper and an echo policy (conformance/worker.md)",
+    )
     add_arguments(parser)
     parser.set_defaults(func=_run)
 

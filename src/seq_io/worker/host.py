@@ -64,11 +64,21 @@ class StreamConfig:
     def info(self) -> dict[str, Any]:
         """The configuration as `GET /stream/info` states it (conformance/worker.md)."""
         idle_s = None if self.episode_idle is None else self.episode_idle * self.scale
-        return {"declaration": self.declaration, "rate": self.rate, "episode_idle": self.episode_idle,
-                "limits": {"MAX_STREAM_FRAMES": self.limits.frames, "MAX_STREAM_BYTES": self.limits.bytes,
-                           "MAX_WORKER_STREAM_BYTES": self.limits.worker_bytes, "MAX_EPISODES": self.limits.episodes},
-                "stream_wait_s": stream_wait_s(), "wait_s": self.wait_s, "episode_idle_s": idle_s,
-                "time_scale": self.scale}
+        return {
+            "declaration": self.declaration,
+            "rate": self.rate,
+            "episode_idle": self.episode_idle,
+            "limits": {
+                "MAX_STREAM_FRAMES": self.limits.frames,
+                "MAX_STREAM_BYTES": self.limits.bytes,
+                "MAX_WORKER_STREAM_BYTES": self.limits.worker_bytes,
+                "MAX_EPISODES": self.limits.episodes,
+            },
+            "stream_wait_s": stream_wait_s(),
+            "wait_s": self.wait_s,
+            "episode_idle_s": idle_s,
+            "time_scale": self.scale,
+        }
 
 
 def unavailable(reason: str, message: str) -> Reply:
@@ -85,8 +95,9 @@ class KeeperHost:
 
     def __init__(self, config: StreamConfig, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config
-        self.keeper = Keeper.of(config.declaration, config.rate, limits=config.limits,
-                                episode_idle=config.episode_idle)  # ScheduleError when `of` refuses (STR-SETUP)
+        self.keeper = Keeper.of(
+            config.declaration, config.rate, limits=config.limits, episode_idle=config.episode_idle
+        )  # ScheduleError when `of` refuses (STR-SETUP)
         self._clock = clock
         self._start = clock()
         self._scale = config.scale

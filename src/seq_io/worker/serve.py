@@ -57,9 +57,16 @@ class WorkerServer(uvicorn.Server):
 
 
 def server_config(app: ASGIApp, shutdown_timeout_s: float) -> uvicorn.Config:
-    return uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
-                          limit_concurrency=DEFAULT_CONCURRENCY, timeout_keep_alive=5,
-                          timeout_graceful_shutdown=max(1, round(shutdown_timeout_s)))
+    return uvicorn.Config(
+        app,
+        log_config=None,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        limit_concurrency=DEFAULT_CONCURRENCY,
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=max(1, round(shutdown_timeout_s)),
+    )
 
 
 def serve(worker: Worker, sock: socket.socket, started: Callable[[], None], *, shutdown_timeout_s: float) -> None:
