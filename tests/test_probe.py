@@ -18,8 +18,13 @@ from seq_io.reference.keeper import FRAMES_MISSING, FRAMES_OVER_LIMIT
 from seq_io.runner.kinds import expected_outcome
 from seq_io.runner.suite import SuiteCase, load_cases
 
+pytestmark = [pytest.mark.realclock, pytest.mark.slow]
+
 STREAM = [case for case in load_cases()[0] if case.kind == "stream"]
 BY_ID = {case.id: case for case in STREAM}
+TIMING = "the machine could not keep the timing"
+"""How the probe reports a scenario whose timing a loaded machine broke even after its retries: an error of the
+run, never the worker's failure (conformance/worker.md, "Time on a real clock")."""
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +52,20 @@ def run_probe(url: str, tmp_path: Path, *flags: str) -> tuple[int, dict[str, Any
 
 
 def failing(report: dict[str, Any]) -> set[str]:
-    return {case["id"] for case in report["cases"] if not case["ok"]}
+    """The cases the probe blamed on the worker."""
+    return {case["id"] for case in report["cases"] if case["status"] == "fail"}
+
+
+def timing_errors(report: dict[str, Any]) -> set[str]:
+    """The cases a loaded machine kept from being judged; any other kind of error fails the test."""
+    errors = {
+        case["id"]: f"{case.get('detail', '')} {case.get('note', '')}"
+        for case in report["cases"]
+        if case["status"] == "error"
+    }
+    other = {case_id: text for case_id, text in errors.items() if TIMING not in text}
+    assert not other, f"errors that are not the machine's timing: {other}"
+    return set(errors)
 
 
 def not_applicable(report: dict[str, Any]) -> set[str]:
@@ -63,9 +81,11 @@ def test_the_reference_worker_passes_every_applicable_case(tmp_path: Path) -> No
     with running(worker("--testing", "--quiet")) as process:
         code, report, stdout = run_probe(process.url, tmp_path)
         assert process.stop() == 0
-    assert code == 0, stdout
-    assert report["totals"]["fail"] == report["totals"]["error"] == 0
-    assert report["totals"]["pass"] + report["totals"]["xfail"] == len(STREAM)
+    late = timing_errors(report)
+    assert code == (1 if late else 0), stdout
+    assert report["totals"]["fail"] == 0, f"the reference worker was blamed: {sorted(failing(report))}"
+    assert report["totals"]["pass"] + report["totals"]["xfail"] + len(late) == len(STREAM)
+    assert len(late) <= len(STREAM) // 4, f"the machine's timing kept too many cases from being judged: {late}"
     skipped = {case["id"] for case in report["cases"] if case["outcome"] == "xfail"}
     assert skipped == not_applicable(report)
     for case_id in skipped:  # each is reported with its reason, never silently
@@ -74,7 +94,7 @@ def test_the_reference_worker_passes_every_applicable_case(tmp_path: Path) -> No
     assert (tmp_path / "junit.xml").read_text().count("<testcase ") == len(STREAM)
     schema = json.loads((REPO / "conformance" / "schema" / "report.schema.json").read_text())
     assert not list(Draft202012Validator(schema).iter_errors(report))
-    assert stdout.rstrip().endswith(f"{report['passed']} passed, 0 failed")
+    assert f"{report['passed']} passed, 0 failed" in stdout.rstrip().splitlines()[-1]
 
 
 def _with_skipped(case: SuiteCase) -> bool:
@@ -132,14 +152,13 @@ def test_a_broken_worker_fails_exactly_the_cases_its_fault_touches(fault: str, t
         code, report, _ = run_probe(process.url, tmp_path)
         assert process.stop() == 0
     assert code == 1
-    broken = failing(report)
+    broken, late = failing(report), timing_errors(report)
     touched = {case.id for case in STREAM if can_break(case)} - not_applicable(report)
-    assert must_break <= broken, f"not caught: {sorted(must_break - broken)}"
+    assert must_break - late <= broken, f"not caught: {sorted(must_break - late - broken)}"
     assert broken <= touched, f"failed without the fault touching them: {sorted(broken - touched)}"
     if exact:
-        assert broken == touched, f"not caught: {sorted(touched - broken)}"
+        assert broken == touched - late, f"not caught: {sorted(touched - late - broken)}"
     assert broken, "the fault went unnoticed"
-    assert all(case["status"] == "fail" for case in report["cases"] if case["id"] in broken)
 
 
 def test_a_hanging_worker_fails_per_case_and_the_probe_ends(tmp_path: Path) -> None:

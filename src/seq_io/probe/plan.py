@@ -205,13 +205,23 @@ class Violation:
     scale: float
 
 
-def violations(plan: Plan, timings: dict[int, Timing], scale: float, latency_s: float) -> list[Violation]:
+def violations(
+    plan: Plan, timings: dict[int, Timing], scale: float, latency_s: float, stopped_time: float | None = None
+) -> list[Violation]:
     """The constraints the real times do not prove: the worker handled `anchor` within [sent, known] and `op`
     within [sent, known], so `op` is surely before the deadline when known(op) - sent(anchor) < offset * scale and
-    surely after it when sent(op) - known(anchor) > offset * scale."""
+    surely after it when sent(op) - known(anchor) > offset * scale.
+
+    A replay that stopped early at `stopped_time` never sent its later operations; each would have reached the
+    worker after that time, so a before-constraint on one is checked as if it had been sent then. This is what
+    tells a loaded machine from a broken worker when a stall lets a deadline pass first: the act's early failure
+    is then the lag's doing, and the scenario is retried with a longer wait instead of being blamed on the worker.
+    (An after-constraint cannot be broken by an operation that was never sent.)"""
     found: list[Violation] = []
     for constraint in plan.constraints:
         op, anchor = timings.get(constraint.op), timings.get(constraint.anchor)
+        if op is None and anchor is not None and stopped_time is not None and constraint.before:
+            op = Timing(stopped_time, stopped_time)
         if op is None or anchor is None:
             continue
         planned = (plan.times[constraint.op] - plan.times[constraint.anchor]) * scale

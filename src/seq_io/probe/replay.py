@@ -67,6 +67,9 @@ class Replayed:
     problems: dict[int, list[str]] = field(default_factory=dict)
     """Operation → what its answer broke on the wire (STR-HTTP), besides its outcome."""
     timings: dict[int, Timing] = field(default_factory=dict)
+    stopped_time: float | None = None
+    """When the replay stopped early (loop seconds): every operation not sent would have been sent later still, so
+    a deadline that passed before then may be the machine's lag, not the worker's fault (`plan.violations`)."""
 
 
 def _with_ids(body: Any, target: Target) -> Any:
@@ -185,6 +188,7 @@ class _Scenario:
         for index, operation in enumerate(self.operations):
             if self.departed:
                 self.replayed.stopped_at = index - 1
+                self.replayed.stopped_time = self.loop.time()
                 break
             due = start + self.plan.times[index] * scale
             delay = due - self.loop.time()

@@ -362,7 +362,8 @@ class Prober:
             replayed = await asyncio.wait_for(replay(self.client, target, operations, plan, http), budget)
         except TimeoutError:
             return Verdict("fail", f"the scenario did not finish within {budget:.0f} s"), []
-        return judge(case, replayed), violations(plan, replayed.timings, target.scale, self.settings.latency_s)
+        found = violations(plan, replayed.timings, target.scale, self.settings.latency_s, replayed.stopped_time)
+        return judge(case, replayed), found
 
 
 def _base_of(made: httpx.Response) -> str | None:
