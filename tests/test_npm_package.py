@@ -132,7 +132,8 @@ def test_the_installed_package_reads_its_own_data_and_exports_the_implementation
     assert out["r"] == {"valid": True, "normalized": {"at": [-3, 0]}}
     assert out["picks"] == [[4, ["a"]], [5, ["a"]]] and out["envelope"] == "function"
     version = _run([str(installed.testee), "--version"], installed.folder)
-    assert version.returncode == 0 and version.stdout.strip() == f"seq-io-js 0.1.0, contract {out['version']}"
+    package_version = json.loads((JS / "package.json").read_text(encoding="utf-8"))["version"]
+    assert version.returncode == 0 and version.stdout.strip() == f"seq-io-js {package_version}, contract {out['version']}"
 
 
 def test_the_installed_types_compile_in_a_typescript_project(installed: Installed) -> None:

@@ -9,6 +9,7 @@ must point into the virtualenv). Bad installs and bad spec folders must be one l
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tomllib
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +26,13 @@ import pytest
 
 from seq_io import locate, vectors
 
+pytestmark = pytest.mark.build
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
+PACKAGE_VERSION = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+SHIPPED_PACKAGES = {"seq_io", "seq_io_models", "seq_io_ref", "seq_io_tools", "seq_io_spec"}
+"""The wheel's import packages: the package, the generated models, and the aliases kept for one release."""
 BUILD_TIMEOUT_S = 300
 RUN_TIMEOUT_S = 120
 
@@ -102,8 +109,9 @@ def test_the_wheel_carries_the_whole_spec_and_conformance_folders_and_no_dev_dep
         timeout=RUN_TIMEOUT_S,
         check=True,
     ).stdout.split()
-    expected = {f"seq_io_spec/{path}" for path in tracked if not path.startswith("implementations/js/")}
+    expected = {f"seq_io/{path}" for path in tracked}
     assert expected <= names, sorted(expected - names)[:10]
+    assert "seq_io/examples/uploader.py" in names and "seq_io/examples/policy.json" in names
     assert not [n for n in names if "/js/" in n or "node_modules" in n or "__pycache__" in n]
     metadata = next(zipfile.ZipFile(installed.wheel).read(n).decode() for n in names if n.endswith("/METADATA"))
     requires = [
@@ -130,6 +138,57 @@ def test_the_wheel_metadata_names_the_contract_version_read_from_contract_json(i
     assert version not in (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"), "derive it, never copy it"
 
 
+def _maintainer_modules() -> set[str]:
+    """Every importable name scripts/ defines: its scripts and the modules of its packages."""
+    scripts = REPO_ROOT / "scripts"
+    names = {path.stem for path in scripts.glob("*.py")}
+    names |= {path.stem for path in scripts.glob("*/*.py") if path.stem != "__init__"}
+    return names | {path.parent.name for path in scripts.glob("*/__init__.py")}
+
+
+def _imported_names(source: str) -> set[str]:
+    """Every module name a Python source imports, each dotted part apart (`a.b` gives `a` and `b`)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names |= {part for alias in node.names for part in alias.name.split(".")}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names |= set(node.module.split(".")) | {alias.name for alias in node.names}
+    return names
+
+
+def test_the_wheel_holds_no_maintainer_module_and_nothing_it_ships_imports_one(installed: Installed) -> None:
+    maintainer = _maintainer_modules()
+    assert {"seq_io_maint", "schema_mutants", "stream_model", "codegen_numbers", "mutation"} <= maintainer
+    wheel = zipfile.ZipFile(installed.wheel)
+    tops = {name.split("/", 1)[0] for name in wheel.namelist() if not name.split("/", 1)[0].endswith(".dist-info")}
+    assert tops == SHIPPED_PACKAGES, f"unexpected top-level entries in the wheel: {tops ^ SHIPPED_PACKAGES}"
+    modules = [name for name in wheel.namelist() if name.endswith(".py") and "/examples/" not in name]
+    inside = [name for name in modules if Path(name).stem in maintainer]
+    assert not inside, f"maintainer modules in the wheel: {inside}"
+    importing = {
+        name: sorted(_imported_names(wheel.read(name).decode()) & maintainer)
+        for name in modules
+        if _imported_names(wheel.read(name).decode()) & maintainer
+    }
+    assert not importing, f"shipped modules that import maintainer modules: {importing}"
+
+
+def test_every_shipped_module_imports_in_a_virtualenv_without_the_checkout(installed: Installed) -> None:
+    probe = (
+        "import importlib, pkgutil, warnings\n"
+        "warnings.simplefilter('ignore', DeprecationWarning)\n"
+        "import seq_io, seq_io_models\n"
+        "for package in (seq_io, seq_io_models):\n"
+        "    for info in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):\n"
+        "        if '.examples' not in info.name and not info.name.endswith('__main__'):\n"
+        "            importlib.import_module(info.name)\n"
+        "print('imported')\n"
+    )
+    done = installed.run("-c", probe, tool="python")
+    assert (done.returncode, done.stdout.strip()) == (0, "imported"), done.stderr[-2000:]
+
+
 def test_the_sdist_holds_the_sources_and_no_installed_modules(installed: Installed) -> None:
     with tarfile.open(installed.sdist) as sdist:
         names = [name.split("/", 1)[1] for name in sdist.getnames() if "/" in name]
@@ -138,11 +197,13 @@ def test_the_sdist_holds_the_sources_and_no_installed_modules(installed: Install
         "hatch_build.py",
         "spec/contract.json",
         "conformance/vectors.json",
-        "package/seq_io_spec/__init__.py",
-        "implementations/js/package.json",
+        "src/seq_io/locate.py",
+        "generated/python/seq_io_models/__init__.py",
+        "LICENSE",
     ):
         assert needed in names
     assert not [n for n in names if "node_modules" in n or n.startswith((".venv", "build/", "reports/"))]
+    assert not [n for n in names if n.startswith(("scripts/", "implementations/", "tests/"))], "maintainers' only"
 
 
 # -- the README's commands, from an empty folder -------------------------------------------------------------------
@@ -155,7 +216,7 @@ def test_the_installed_package_reads_its_own_data_not_the_checkout(installed: In
         / "lib"
         / f"python{sys.version_info[0]}.{sys.version_info[1]}"
         / "site-packages"
-        / "seq_io_spec"
+        / "seq_io"
     )
     where = installed.run("where")
     assert where.returncode == 0 and "(the installed package)" in where.stdout
@@ -165,7 +226,8 @@ def test_the_installed_package_reads_its_own_data_not_the_checkout(installed: In
 def test_version_prints_the_package_and_the_contract_version(installed: Installed) -> None:
     done = installed.run("--version")
     assert done.returncode == 0
-    assert done.stdout.strip() == f"iospec 0.1.0 (sequences-io-spec), contract {locate.contract_version()}"
+    expected = f"iospec {PACKAGE_VERSION} (sequences-io-spec), contract {locate.contract_version()}"
+    assert done.stdout.strip() == expected
 
 
 def test_validate(installed: Installed) -> None:
@@ -289,7 +351,7 @@ def test_a_wheel_installed_without_its_data_is_one_line_and_exit_2(installed: In
         ],
         tmp_path,
     )
-    shutil.rmtree(target / "seq_io_spec" / "spec")
+    shutil.rmtree(target / "seq_io" / "spec")
     (installed.empty / "decl.json").write_text('{"streams": null}', encoding="utf-8")
     done = installed.run(
         "-m", "seq_io.cli", "validate", "Observations", "decl.json", tool="python", env={"PYTHONPATH": str(target)}
