@@ -109,9 +109,6 @@ RULES: dict[str, Rule] = {
 # fmt: on
 """Rule id → default classification; spec/compatibility.md states each one, with the same id."""
 
-GAP_RULE = "classifier-gap"
-"""The id under which the data backstop reports a refusal that no classified change explains."""
-
 
 @dataclass(frozen=True)
 class Change:

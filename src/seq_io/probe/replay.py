@@ -28,14 +28,13 @@ from typing import Any
 import httpx
 
 from seq_io.probe.plan import Plan, Timing
-from seq_io.reference.keeper import ERRORS
+from seq_io.reference.keeper import ERRORS, FORMATS_HEADER
 from seq_io.reference.spec_data import load_spec
 from seq_io.reference.validation import checking_contract
 from seq_io.reference.wire import parse_json_text
 from seq_io.runner.kinds import expected_outcome
 from seq_io.runner.verdict import differences
 
-FORMATS_HEADER = "seq-accept-formats"
 WAITING_POLL_S = 0.002
 
 

@@ -91,10 +91,6 @@ class WorkerConfig:
         )
 
 
-def is_not_applicable(note: str) -> bool:
-    return note.startswith(NOT_APPLICABLE + ":")
-
-
 def scenario_limits(data: dict[str, Any]) -> dict[str, int]:
     """The contract limits a keeper has, from a scenario or a worker's /stream/info: the contract's, less those its
     `limits` scale down."""

@@ -29,7 +29,8 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -40,9 +41,16 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from seq_io.reference.keeper import INVALID_BODY, INVALID_SCENARIO, Limits, StreamError, episode_idle_of
+from seq_io.reference.keeper import (
+    FORMATS_HEADER,
+    INVALID_BODY,
+    INVALID_SCENARIO,
+    Limits,
+    StreamError,
+    episode_idle_of,
+)
 from seq_io.reference.schedule import ScheduleError
-from seq_io.reference.wire import WIRE_JSON_SYNTAX, parse_json_text
+from seq_io.reference.wire import MAX_DOCUMENT_BYTES, WIRE_JSON_SYNTAX, parse_json_text
 from seq_io.worker.host import (
     MAX_TEST_WAIT_S,
     MIN_TEST_WAIT_S,
@@ -53,8 +61,8 @@ from seq_io.worker.host import (
     unavailable,
 )
 
-FORMATS_HEADER = "Seq-Accept-Formats"
-DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024
+DEFAULT_MAX_BODY_BYTES = MAX_DOCUMENT_BYTES
+"""A body the worker reads whole is a document its reader must accept: the same bound (spec/validation.md)."""
 """Twice MAX_STREAM_BYTES: a post carrying a whole episode's worth of frames, spelled loosely, still fits."""
 DEFAULT_BODY_TIMEOUT_S = 60.0
 MAX_TEST_KEEPERS = 256
@@ -314,9 +322,6 @@ def respond(reply: Reply, headers: dict[str, str] | None = None) -> Response:
     return Response(_dump(reply.body), reply.status, headers=headers, media_type=MEDIA_TYPE)
 
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
 def build_app(worker: Worker) -> Starlette:
     """The Starlette application of one worker."""
     settings = worker.settings
@@ -403,22 +408,16 @@ def build_app(worker: Worker) -> Starlette:
             )
         )
 
-    async def lifespan(app: Starlette) -> Any:
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         worker.root.start_sweeping()
         yield
 
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: http_error, Exception: crashed},
-        lifespan=_contextmanager(lifespan),
+        lifespan=asynccontextmanager(lifespan),
     )
     return app
-
-
-def _contextmanager(function: Callable[[Starlette], Any]) -> Any:
-    from contextlib import asynccontextmanager
-
-    return asynccontextmanager(function)
 
 
 class Framing:

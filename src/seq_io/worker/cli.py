@@ -22,6 +22,7 @@ from typing import Any
 from seq_io.reference.keeper import BYTES, EPISODES, FRAMES, MAX_EPISODES, WORKER_BYTES, Limits, stream_wait_s
 from seq_io.reference.schedule import ScheduleError
 from seq_io.reference.validation import contract
+from seq_io.reference.wire import MAX_DOCUMENT_BYTES
 
 EXTRA_HINT = "pip install 'sequences-io-spec[http]'"
 DEFAULT_SHUTDOWN_S = 30.0
@@ -112,7 +113,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_positive_int,
         default=None,
         metavar="N",
-        help="the largest request body read, in bytes (default 128 MiB)",
+        help=f"the largest request body read, in bytes (default {MAX_DOCUMENT_BYTES // 2**20} MiB, the readers' limit)",
     )
     parser.add_argument(
         "--body-timeout",

@@ -215,9 +215,5 @@ class KeeperHost:
         self._deadlines.clear()
 
 
-def contract_limits() -> Limits:
-    return Limits.of_contract()
-
-
 def observe_format() -> str:
     return str(load_spec().contract["observe_format"])
