@@ -5,11 +5,14 @@ Why this shape: a validator must not be made to work much harder than reading th
 baseline a reader cannot avoid (where it fails, as on an integer of 4,301 digits or a text nested 100,000 deep, its
 time to fail). Each document is first checked to be refused with the rule the limits of spec/validation.md name,
 so a fast wrong answer cannot pass. The default path (jsonschema-rs and jiter where they import) is the one timed;
-the pure-Python path of record is timed too, for the record. Run: `make bench`.
+the pure-Python path of record is timed too, for the record. Run: `make bench`; with `--write-docs`, the table
+also goes, as Markdown with the date and the load average, into section `bench_hostile` of docs/performance.md
+(seq_io_maint/perf_doc.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import timeit
@@ -17,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from seq_io.reference.validation import Contract, contract
+from seq_io_maint import perf_doc
 
 TARGET = 20.0
 
@@ -125,7 +129,12 @@ def decided(the_contract: Contract, hostile: Hostile) -> bool:
     return any((issue.path, issue.rule) == (hostile.path, hostile.rule) for issue in outcome.issues)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    perf_doc.add_option(parser)
+    args = parser.parse_args(argv)
+    start = perf_doc.begin("bench_hostile", args.write_docs)
+    rows: list[list[str]] = []
     fast, slow = contract(), contract(fast=False)
     print(f"Hostile documents: time to refuse, against json.loads of the same text (target: within {TARGET:.0f}x)")
     print(
@@ -145,7 +154,28 @@ def main() -> int:
             f"{hostile.label:<40}{len(hostile.text) / 1e6:>7.2f}{hostile.rule:>26}{base * 1e3:>15.3f}"
             f"{ours * 1e3:>10.3f}{ours / base:>8.1f}x{pure * 1e3:>16.3f}  {'yes' if met else 'NO'}"
         )
+        rows.append(
+            [
+                hostile.label,
+                f"{len(hostile.text) / 1e6:.2f}",
+                f"`{hostile.rule}`",
+                f"{base * 1e3:.3f}",
+                f"{ours * 1e3:.3f}",
+                perf_doc.times(ours / base),
+                f"{pure * 1e3:.3f}",
+                "yes" if met else "**no**",
+            ]
+        )
     print("every document refused within the target" if all_met else "some documents miss the target (NO above)")
+    if args.write_docs:
+        table = perf_doc.Table(
+            f"Time to refuse each document on the default path, against `json.loads` of the same text (target: "
+            f"within {perf_doc.times(TARGET, 0)}); each was first checked to be refused with its rule on both paths.",
+            ["document", "MB", "refused by", "json.loads ms", "ours ms", "ours/json.loads", "pure-Python ms", "met"],
+            rows,
+        )
+        summary = "Every document was refused within the target." if all_met else "Some documents miss the target."
+        perf_doc.write("bench_hostile", argv, start, [table], [summary], path=args.write_docs)
     return 0
 
 

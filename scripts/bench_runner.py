@@ -7,7 +7,9 @@ WHY it is shaped this way: absolute times on a shared machine mean little, so ev
 baseline taken minutes apart at most; each figure is the best of --repeat runs. Start-up (the handshake) is
 shown apart and left out of the rates, since it is paid once per session, not per case. The per-kind rates
 come from each case's own time, so a slow kind does not hide the protocol's cost on the cheap ones.
-Run: `make bench-runner`, or `python scripts/bench_runner.py --impl "node implementations/js/src/testee.js"`.
+Run: `make bench-runner`, or `python scripts/bench_runner.py --impl "node implementations/js/src/testee.js"`; with
+`--write-docs`, both tables also go, as Markdown with the date and the load average, into section `bench_runner` of
+docs/performance.md (seq_io_maint/perf_doc.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from seq_io.runner.protocol import Broken
 from seq_io.runner.reports import Report
 from seq_io.runner.run import StdioTestee, run_cases, run_in_process
 from seq_io.runner.suite import SuiteCase, load_cases, select
+from seq_io_maint import perf_doc
 
 REFERENCE = f"{shlex.quote(sys.executable)} -m seq_io.reference.testee"
 
@@ -92,6 +95,39 @@ def table(rows: list[Row], kinds: list[str]) -> str:
     return "\n".join(lines)
 
 
+def markdown_tables(rows: list[Row], kinds: list[str]) -> list[perf_doc.Table]:
+    """The two tables of `table`, as perf_doc tables: rates per kind, then each row's ratio to the baseline."""
+    base = rows[0]
+
+    def ratio(row: Row, kind: str | None = None) -> str:
+        return perf_doc.times(base.rate(kind) / row.rate(kind)) if row.rate(kind) else "n/a"
+
+    rates = perf_doc.Table(
+        "Cases per second through the stdio protocol (start-up apart: `start s` is the handshake), beside the "
+        "in-process baseline (the same cases and comparison, answered by a function call); `slower`: the "
+        "baseline's rate over the row's.",
+        ["implementation", "cases", "failed", "start s", *kinds, "all", "slower"],
+        [
+            [
+                row.label,
+                f"{len(row.report.records):,}",
+                f"{row.report.failed}",
+                f"{row.start:.2f}",
+                *(f"{row.rate(kind):,.0f}" for kind in kinds),
+                f"{row.rate():,.0f}",
+                ratio(row),
+            ]
+            for row in rows
+        ],
+    )
+    per_kind = perf_doc.Table(
+        "Per kind, how many times slower than the baseline.",
+        ["implementation", *kinds],
+        [[row.label, *(ratio(row, kind) for kind in kinds)] for row in rows[1:]],
+    )
+    return [rates, per_kind]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument(
@@ -104,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", action="append", default=[], choices=KINDS, help="measure only this kind")
     parser.add_argument("--repeat", type=int, default=3, help="runs per row; the best is shown (default 3)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per answer (default 30)")
+    perf_doc.add_option(parser)
     args = parser.parse_args(argv)
+    start = perf_doc.begin("bench_runner", args.write_docs)
     cases, problems = load_cases()
     if problems:
         print("\n".join(map(str, problems)), file=sys.stderr)
@@ -115,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     for label, command in [("python reference (stdio)", REFERENCE), *((c, c) for c in args.impl)]:
         rows.append(best(args.repeat, partial(through_stdio, label, command, cases, args.timeout)))
     print(table(rows, kinds))
+    if args.write_docs:
+        note = f"{len(cases):,} cases ({', '.join(kinds)}), best of {args.repeat} run(s) each."
+        perf_doc.write("bench_runner", argv, start, markdown_tables(rows, kinds), [note], path=args.write_docs)
     return 0
 
 

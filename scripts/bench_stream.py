@@ -10,17 +10,20 @@ the limits count (spec/stream.md STR-SIZE, a C-level JSON encoding), stages the 
 `through`; an act computes needed and picks, builds the envelope and releases frames. The second table checks the
 promise of the keeper's design (O(log n) per frame): the cost of a post stays flat as the episode holds more
 frames. Limits are raised for the benchmark (STR-SETUP lets a keeper take other values), so that frames pile up.
-Run: `.venv/bin/python scripts/bench_stream.py`.
+Run: `.venv/bin/python scripts/bench_stream.py`; with `--write-docs`, the three tables also go, as Markdown with the
+date and the load average, into section `bench_stream` of docs/performance.md (seq_io_maint/perf_doc.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from typing import Any
 
 from seq_io.reference import schedule as sch
 from seq_io.reference.keeper import FRAMES_CEILING, Keeper, Limits
+from seq_io_maint import perf_doc
 
 FRAMES_PER_POST = (1, 64, 1024)
 EPISODE_SIZES = (0, 10_000, 100_000, 300_000)
@@ -129,19 +132,26 @@ def timed_act(gap: int, declaration: Any) -> tuple[float, float, int]:
     return best[0], best[1], handed
 
 
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
+def table(title: str, header: list[str], rows: list[list[str]]) -> perf_doc.Table:
+    """Print one table as Markdown, and return it for `--write-docs`."""
     print(f"\n{title}\n")
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" for _ in header) + "|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
+    return perf_doc.Table(title + ".", header, rows)
 
 
 def micro(seconds: float) -> str:
     return f"{seconds * 1e6:,.1f}"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    perf_doc.add_option(parser)
+    args = parser.parse_args(argv)
+    start = perf_doc.begin("bench_stream", args.write_docs)
+    tables: list[perf_doc.Table] = []
     rows = []
     for size in FRAMES_PER_POST:
         ours, base, parse = timed_posts(0, size, posts_needed(size))
@@ -157,20 +167,22 @@ def main() -> int:
                 f"{ours / parse:.1f}x",
             ]
         )
-    table(
-        "Posts through the keeper (no declaration, one episode), against a dict insert of the same frames and "
-        "against json.loads of the same posts",
-        [
-            "frames per post",
-            "posts/s",
-            "µs per post",
-            "µs per frame",
-            "dict insert µs per frame",
-            "keeper/dict insert",
-            "json.loads µs per frame",
-            "keeper/json.loads",
-        ],
-        rows,
+    tables.append(
+        table(
+            "Posts through the keeper (no declaration, one episode), against a dict insert of the same frames and "
+            "against json.loads of the same posts",
+            [
+                "frames per post",
+                "posts/s",
+                "µs per post",
+                "µs per frame",
+                "dict insert µs per frame",
+                "keeper/dict insert",
+                "json.loads µs per frame",
+                "keeper/json.loads",
+            ],
+            rows,
+        )
     )
     rows = []
     count = posts_needed(64)
@@ -179,10 +191,12 @@ def main() -> int:
         ours, base, _ = timed_posts(held, 64, count)
         first = first or ours
         rows.append([f"{held:,}", micro(ours), micro(base), f"{ours / base:.1f}x", f"{ours / first:.2f}"])
-    table(
-        "Cost of a 64-frame post as the episode grows (frames already held)",
-        ["frames held", "µs per post", "baseline µs", "keeper/baseline", "relative to an empty episode"],
-        rows,
+    tables.append(
+        table(
+            "Cost of a 64-frame post as the episode grows (frames already held)",
+            ["frames held", "µs per post", "baseline µs", "keeper/baseline", "relative to an empty episode"],
+            rows,
+        )
     )
     rows = []
     for label, declaration in (
@@ -192,18 +206,22 @@ def main() -> int:
         for gap in ACT_GAPS:
             ours, base, handed = timed_act(gap, declaration)
             rows.append([label, f"{gap:,}", f"{handed:,}", micro(ours), micro(base), f"{ours / base:.1f}x"])
-    table(
-        "An act's hand-over (needed, picks, envelope, retention), against dict lookups of the same frames",
-        [
-            "declaration",
-            "steps since the previous act",
-            "observations handed",
-            "µs per act",
-            "baseline µs",
-            "keeper/baseline",
-        ],
-        rows,
+    tables.append(
+        table(
+            "An act's hand-over (needed, picks, envelope, retention), against dict lookups of the same frames",
+            [
+                "declaration",
+                "steps since the previous act",
+                "observations handed",
+                "µs per act",
+                "baseline µs",
+                "keeper/baseline",
+            ],
+            rows,
+        )
     )
+    if args.write_docs:
+        perf_doc.write("bench_stream", argv, start, tables, path=args.write_docs)
     return 0
 
 

@@ -8,11 +8,14 @@ Why this shape: absolute times on a shared machine mean little, so every contend
 rounds interleaved (a busy spell hits all alike), best of several rounds, and compared as a ratio. The targets are
 those of the project (issue 12): wire bodies within 1.5x upstream, declarations within 2x, `of()` within 1x.
 Before timing, each instance is checked to be valid for both implementations, so a fast refusal cannot pass for a
-fast acceptance. Run: `make bench` (or `.venv/bin/python scripts/bench_validation.py`).
+fast acceptance. Run: `make bench` (or `.venv/bin/python scripts/bench_validation.py`); with `--write-docs`, both
+tables also go, as Markdown with the date and the load average, into section `bench_validation` of
+docs/performance.md (seq_io_maint/perf_doc.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import string
 import sys
@@ -27,6 +30,7 @@ from sequence_base.contract import obs_schedule as upstream_schedule
 
 from seq_io.reference import schedule as ours_schedule
 from seq_io.reference.validation import contract
+from seq_io_maint import perf_doc
 
 UPSTREAM: dict[str, Any] = {
     "ObserveRequest": observe.ObserveRequest,
@@ -110,7 +114,8 @@ ROWS = [
 ]
 
 
-def wire_table() -> bool:
+def wire_table(tables: list[perf_doc.Table]) -> bool:
+    rows: list[list[str]] = []
     fast, slow = contract(fast=True), contract(fast=False)
     print(
         "validate_text(type, text): ours (jsonschema-rs fast path, pure-Python jsonschema path) against "
@@ -141,6 +146,40 @@ def wire_table() -> bool:
             f"{ours_fast / parse:>10.2f}x{ours_fast * 1e6:>10.1f}{ours_slow * 1e6:>10.1f}{theirs * 1e6:>13.1f}"
             f"{parse * 1e6:>15.1f}  {'yes' if met else 'NO'}"
         )
+        rows.append(
+            [
+                row.label,
+                perf_doc.times(row.target),
+                perf_doc.times(ours_fast / theirs, 2),
+                perf_doc.times(ours_slow / theirs, 2),
+                perf_doc.times(ours_fast / parse, 2),
+                f"{ours_fast * 1e6:.1f}",
+                f"{ours_slow * 1e6:.1f}",
+                f"{theirs * 1e6:.1f}",
+                f"{parse * 1e6:.1f}",
+                "yes" if met else "**no**",
+            ]
+        )
+    tables.append(
+        perf_doc.Table(
+            "`Contract.validate_text(type, text)`: ours on the default path (jiter + jsonschema-rs) and on the "
+            "pure-Python path of record, against sequence-base 0.4.28's `model_validate_json` of the same text "
+            "(ours/upstream: below 1 is faster) and against `json.loads` of it.",
+            [
+                "instance",
+                "target",
+                "default/upstream",
+                "pure-Python/upstream",
+                "default/json.loads",
+                "default µs",
+                "pure-Python µs",
+                "upstream µs",
+                "json.loads µs",
+                "met",
+            ],
+            rows,
+        )
+    )
     return all_met
 
 
@@ -162,7 +201,8 @@ def upstream_of(declaration: dict[str, Any]) -> object:
     return upstream_schedule.of(own_io.Observations.model_validate(declaration))
 
 
-def of_table() -> bool:
+def of_table(tables: list[perf_doc.Table]) -> bool:
+    rows: list[list[str]] = []
     print(
         "\nof(declaration): ours (validates, then builds the schedule) against upstream's "
         "Observations.model_validate + of"
@@ -177,13 +217,39 @@ def of_table() -> bool:
             f"{label:<30}{1.0:>6.1f}x{ours_s / theirs_s:>8.2f}x{ours_s * 1e6:>10.1f}{theirs_s * 1e6:>13.1f}"
             f"  {'yes' if met else 'NO'}"
         )
+        rows.append(
+            [
+                label,
+                perf_doc.times(1.0),
+                perf_doc.times(ours_s / theirs_s, 2),
+                f"{ours_s * 1e6:.1f}",
+                f"{theirs_s * 1e6:.1f}",
+                "yes" if met else "**no**",
+            ]
+        )
+    tables.append(
+        perf_doc.Table(
+            "`of(declaration)`: ours (validates, then builds the schedule) against upstream's "
+            "`Observations.model_validate` + `of`.",
+            ["declaration", "target", "ours/upstream", "ours µs", "upstream µs", "met"],
+            rows,
+        )
+    )
     return all_met
 
 
-def main() -> int:
-    met = wire_table()
-    met &= of_table()
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    perf_doc.add_option(parser)
+    args = parser.parse_args(argv)
+    start = perf_doc.begin("bench_validation", args.write_docs)
+    tables: list[perf_doc.Table] = []
+    met = wire_table(tables)
+    met &= of_table(tables)
     print("\nevery row within its target" if met else "\nsome rows miss their target (NO above)")
+    if args.write_docs:
+        summary = "Every row is within its target." if met else "Some rows miss their target."
+        perf_doc.write("bench_validation", argv, start, tables, [summary], path=args.write_docs)
     return 0
 
 

@@ -10,7 +10,10 @@ giving up on its answer, and post past the limits (MAX_STREAM_FRAMES, the body s
 still check out, and the faulty ones too.
 
 WHY a script and not a test: speed on a shared 2-core machine is noise; only ratios within one run mean something,
-and the checks of correctness under load are the part that must never fail (exit 1 when one does).
+and the checks of correctness under load are the part that must never fail (exit 1 when one does). With
+`--write-docs`, the table and the count of checked answers also go, as Markdown with the date and the load average,
+into section `bench_worker` of docs/performance.md (seq_io_maint/perf_doc.py); a run whose answers do not check out
+is not written, since its figures measure a broken worker.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from seq_io_maint import perf_doc
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -295,13 +300,15 @@ def serve_noop() -> None:
     asyncio.run(WorkerServer(server_config(app, 5), worker.drain, started).serve(sockets=[sock]))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--episodes", default="1,16,256", help="concurrent episodes per row (default 1,16,256)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of load per row (default 5)")
     parser.add_argument("--faults", type=int, default=8, help="faulty clients in the fault row (default 8; 0: none)")
     parser.add_argument("--serve-noop", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    perf_doc.add_option(parser)
+    args = parser.parse_args(argv)
+    start_moment = perf_doc.begin("bench_worker", args.write_docs)
     if args.serve_noop:
         serve_noop()
         return 0
@@ -383,10 +390,29 @@ def main() -> int:
         print("| " + " | ".join(row) + " |")
     for failure in failures[:20]:
         print("MISMATCH", failure)
-    print(
+    checked_line = (
         f"{checked} answers of the worker checked against the reference keeper's replay of the same traffic: "
         f"{len(failures)} episode(s) differ (lost or doubled frames)"
     )
+    print(checked_line)
+    if args.write_docs and failures:
+        print("--write-docs: not written, since answers of the worker did not check out", file=sys.stderr)
+    elif args.write_docs:
+        table = perf_doc.Table(
+            f"`iospec worker` under load over loopback: N episodes at once, {args.seconds:g} s per row, batches of "
+            f"{BATCH} frames then an act, declaration `{json.dumps(DECLARATION)}`; ratio: the worker's requests/s "
+            f"over the same stack answering a no-op handler, same clients, same run; the better of two runs each.",
+            header,
+            rows,
+        )
+        perf_doc.write(
+            "bench_worker",
+            argv,
+            start_moment,
+            [table],
+            [f"{checked_line}."],
+            path=args.write_docs,
+        )
     return 1 if failures else 0
 
 
