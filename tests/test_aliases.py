@@ -43,7 +43,9 @@ def _fresh_import(name: str) -> tuple[object, list[warnings.WarningMessage]]:
         ("seq_io_spec", seq_io.locate, "spec_root"),
     ],
 )
-def test_an_old_import_gives_the_same_object_with_one_deprecation_warning(old: str, new: object, attribute: str) -> None:
+def test_an_old_import_gives_the_same_object_with_one_deprecation_warning(
+    old: str, new: object, attribute: str
+) -> None:
     module, caught = _fresh_import(old)
     assert getattr(module, attribute) is getattr(new, attribute)
     deprecations = [w for w in caught if issubclass(w.category, DeprecationWarning)]

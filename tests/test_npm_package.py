@@ -21,6 +21,8 @@ import pytest
 
 from seq_io import vectors
 
+pytestmark = [pytest.mark.node, pytest.mark.build]
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
 JS = REPO_ROOT / "implementations" / "js"
@@ -133,7 +135,9 @@ def test_the_installed_package_reads_its_own_data_and_exports_the_implementation
     assert out["picks"] == [[4, ["a"]], [5, ["a"]]] and out["envelope"] == "function"
     version = _run([str(installed.testee), "--version"], installed.folder)
     package_version = json.loads((JS / "package.json").read_text(encoding="utf-8"))["version"]
-    assert version.returncode == 0 and version.stdout.strip() == f"seq-io-js {package_version}, contract {out['version']}"
+    assert (
+        version.returncode == 0 and version.stdout.strip() == f"seq-io-js {package_version}, contract {out['version']}"
+    )
 
 
 def test_the_installed_types_compile_in_a_typescript_project(installed: Installed) -> None:

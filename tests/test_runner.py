@@ -74,7 +74,7 @@ def test_a_hang_costs_one_timeout_and_the_process_is_killed(suite_dir: Path, tmp
     hung = by_id(report)["fake-0003"]
     assert hung.outcome == "fail" and hung.verdict.detail == "no answer within 0.5 s"
     assert report.passed == 4 and starts == 2
-    assert seconds < 8, f"a 0.5 s timeout took the run {seconds:.1f} s"
+    assert seconds < 60, f"the run waited for the hang: {seconds:.1f} s"  # generous: the machine may be loaded
     assert all(gone(int(pid)) for pid in pids.read_text().split()), "a testee process was left running"
 
 
@@ -84,7 +84,7 @@ def test_a_testee_that_stops_reading_cannot_block_a_large_request(tmp_path: Path
     big = ROWS_CASE.format(n=1).replace("[[1], [1, 1]]", json.dumps([[n] for n in range(20_000)]))
     (root / "big.yaml").write_text(ROWS_FILE.replace("{cases}", big.rstrip("\n")))
     report, seconds, _ = run_fake(root.parent, fake("hang", "--deaf"), timeout=0.5)
-    assert report.records[0].verdict.detail == "no answer within 0.5 s" and seconds < 5
+    assert report.records[0].verdict.detail == "no answer within 0.5 s" and seconds < 60
 
 
 def test_garbage_is_recorded_with_what_was_printed(suite_dir: Path) -> None:
@@ -107,9 +107,9 @@ def test_an_answer_with_another_id_fails_and_restarts(suite_dir: Path) -> None:
 
 
 def test_a_slow_answer_past_the_timeout_fails_then_the_run_goes_on(suite_dir: Path) -> None:
-    report, seconds, _ = run_fake(suite_dir, fake("slow", "--on", "fake-0001", "--delay", "3"), timeout=0.3)
+    report, seconds, _ = run_fake(suite_dir, fake("slow", "--on", "fake-0001", "--delay", "60"), timeout=0.3)
     assert by_id(report)["fake-0001"].verdict.detail == "no answer within 0.3 s"
-    assert report.passed == 4 and seconds < 3
+    assert report.passed == 4 and seconds < 60  # it did not wait for the late answer
     report, _, _ = run_fake(suite_dir, fake("slow", "--on", "fake-0001", "--delay", "0.1"), timeout=5)
     assert report.passed == 5
 
@@ -131,7 +131,7 @@ def test_a_bad_handshake_ends_the_run_with_every_case_an_error(suite_dir: Path, 
     assert [r.outcome for r in report.records] == ["error"] * 5
     assert words in report.records[0].verdict.detail, report.records[0].verdict.detail
     assert all("not run" in r.verdict.detail for r in report.records[1:])
-    assert starts == 1 and seconds < 5 and report.failed == 5 and report.implementation is None
+    assert starts == 1 and seconds < 60 and report.failed == 5 and report.implementation is None
     if how == "exit":
         printed = report.records[0].verdict.printed
         assert printed is not None and "cannot start, giving up" in printed.stderr
@@ -147,7 +147,7 @@ def test_a_testee_that_cannot_start_is_an_error_not_a_traceback(suite_dir: Path)
 def test_a_testee_that_lingers_after_stdin_closes_is_killed_and_reported(suite_dir: Path) -> None:
     announced: list[str] = []
     report, seconds, _ = run_fake(suite_dir, fake("echo", "--linger"), grace=1.0, announced=announced)
-    assert report.passed == 5 and seconds < 5
+    assert report.passed == 5 and seconds < 60  # the lingering testee was killed, not waited for
     assert [p.message for p in report.problems] == [
         "the testee did not exit within 1 s after its stdin was closed; it was killed"
     ]

@@ -35,6 +35,10 @@ from seq_io.runner.reports import summary
 from seq_io.runner.suite import SuiteCase, load_cases
 from seq_io.vectors import CONFORMANCE, Case
 
+GRACE_S = 30.0
+"""The close's grace for a testee to exit: long, so that a close measured below it proves the grace was not
+waited out, however loaded the machine."""
+
 # -- output that answers nothing ----------------------------------------------------------------------------
 
 
@@ -69,13 +73,17 @@ def test_a_line_printed_after_the_last_answer_is_charged_to_the_last_case(suite_
 
 
 def test_a_testee_found_gone_after_an_answer_charges_that_case_and_is_restarted(suite_dir: Path) -> None:
-    """The exit is only seen when it happened before the next request is sent (the sleep makes sure here);
-    later, it cannot be told from a crash on the next case, which is then charged."""
+    """The exit is only seen when it happened before the next request is sent (the wait for it makes sure here,
+    bounded, however loaded the machine); later, it cannot be told from a crash on the next case, which is then
+    charged."""
     cases = load_cases(suite_dir)[0]
     testee = run.StdioTestee(fake("quit", "--on", "fake-0001"), load_spec().contract_version)
     testee.hello()
     assert testee.ask(request(cases[0]))["type"] == "result"
-    time.sleep(0.5)
+    session, give_up = testee._session, time.monotonic() + 30
+    while session is not None and session.ended() is None:
+        assert time.monotonic() < give_up, "the quitting testee did not exit within 30 s"
+        time.sleep(0.02)
     testee.hello()
     assert testee.strays() == [Stray("fake-0001", "", "ended (exit status 0)")] and testee.starts == 2
     assert testee.ask(request(cases[1]))["type"] == "result"
@@ -95,7 +103,7 @@ def test_a_testee_that_keeps_timing_out_stops_the_run_early(suite_dir: Path) -> 
         "did not answer 2 cases in a row within the timeout; the run stopped (--max-timeouts 2)"
         in report.records[2].verdict.detail
     )
-    assert starts == 2 and seconds < 4
+    assert starts == 2 and seconds < 60  # stopped, not 5 timeouts and a restart each (generous: a loaded machine)
     report, _, _ = run_fake(suite_dir, fake("hang", *every), timeout=0.2, max_timeouts=0)
     assert [r.outcome for r in report.records] == ["fail"] * 5  # 0: never stop
 
@@ -138,11 +146,11 @@ def test_what_the_testee_started_is_killed_at_the_close(
     pids.write_text("")
     args = ["--spawn", spawn, "--pid-file", str(pids)] + (["--spawn-stdout"] if keeps_stdout else [])
     began = time.monotonic()
-    report, _, _ = run_fake(suite_dir, fake("spawner", *args), grace=3.0)
+    report, _, _ = run_fake(suite_dir, fake("spawner", *args), grace=GRACE_S)
     closed_in = time.monotonic() - began
     testee, grandchild = _pids(pids)
     assert gone(testee) and gone(grandchild), "a process the testee started outlived the run"
-    assert report.passed == 5 and closed_in < 2.5, closed_in
+    assert report.passed == 5 and closed_in < GRACE_S, f"the close waited out its grace: {closed_in:.1f} s"
     assert [p.message for p in report.problems] == [
         f"the testee left 1 process(es) running after it exited, killed now: pid {grandchild} (python3)"
     ] or re.fullmatch(

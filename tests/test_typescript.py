@@ -27,6 +27,8 @@ from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES
 from seq_io.reference.validation import contract
 from seq_io.reference.validation_cases import instance_text
 
+pytestmark = pytest.mark.node
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 """The checkout these tests run in."""
 JS = REPO_ROOT / "implementations" / "js"
