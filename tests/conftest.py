@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import suite_cache
 from runner_fakes import make_suite
 from seq_io import vectors
 from seq_io.reference.validation import Contract, contract
@@ -18,7 +19,7 @@ def the_contract() -> Contract:
 
 @pytest.fixture(scope="session")
 def suite() -> list[vectors.VectorFile]:
-    files, problems = vectors.load_suite()
+    files, problems = suite_cache.suite()
     assert not problems, "\n".join(map(str, problems))
     return files
 

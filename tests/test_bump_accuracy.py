@@ -12,6 +12,8 @@ import pytest
 
 from bump_accuracy import Outcome, outcomes, table
 
+pytestmark = pytest.mark.slow
+
 DISAGREEMENTS = {
     "x-rule-removed": "the tool is right: the case's patch writes `allOf: []`, which is not a 2020-12 schema (allOf "
     "must not be empty), and the review refuses the head as input (exit 2); "

@@ -209,6 +209,7 @@ def test_the_rows_outside_this_spec_are_not_part_of_it(
     assert reason and types.isdisjoint(names), row
 
 
+@pytest.mark.slow
 def test_the_schedule_vector_kinds_are_new_in_the_working_tree() -> None:
     kinds = behaviour.compare(load_folder(OLD, "spec/releases/0.5.23"), working_tree()).kinds_on_one_side
     assert set(kinds) <= {"schedule", "envelope", "rows_of", "stream"}
@@ -775,6 +776,7 @@ def test_a_git_ref_is_exported_and_read(tmp_path: Path) -> None:
     assert snapshot.label.startswith("HEAD (") and snapshot.vectors_root == tmp_path / "conformance" / "vectors"
 
 
+@pytest.mark.slow
 def test_a_git_ref_as_base_gives_a_report(capsys: pytest.CaptureFixture[str]) -> None:
     with open_snapshot("HEAD") as base:
         temp = base.spec.root

@@ -79,6 +79,7 @@ def _bad_folders(tmp: Path) -> list[tuple[str, Path, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_bad_folder_is_one_line_and_exit_2_on_either_side(tmp_path: Path) -> None:
     good = _holder(tmp_path / "good")
     for what, folder, words in _bad_folders(tmp_path):

@@ -26,6 +26,7 @@ def committed() -> dict[str, Any]:
     return value
 
 
+@pytest.mark.slow
 def test_the_committed_bundle_has_not_drifted() -> None:
     wanted = export.render()
     current = export.BUNDLE.read_text(encoding="utf-8")

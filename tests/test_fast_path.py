@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+import suite_cache
 from seq_io import vectors
 from seq_io.reference.issues import Issue
 from seq_io.reference.validation import contract
 from seq_io.reference.validation_cases import instance_text
 from seq_io.reference.wire import WIRE_JSON_SYNTAX
 
-FILES, _ = vectors.load_suite()
+FILES, _ = suite_cache.suite()
 CASES = [(f.doc["type"], case) for f in FILES if f.kind == "validation" for case in f.cases]
 
 

@@ -47,6 +47,8 @@ def refused(outcome, path, rule):
     print("ok")
 """
 
+pytestmark = pytest.mark.slow
+
 # (label, code run after CHECK; every check runs on the default path and on the pure-Python path of record)
 CASES = {
     "integer of 4,301 digits (text)": """

@@ -17,9 +17,12 @@ from pathlib import Path
 
 import pytest
 
+import suite_cache
 from runner_fakes import ROWS_CASE, ROWS_FILE, fake
 from seq_io import vectors
 from seq_io.strict_yaml import MAX_DEPTH, YamlError, load_text, read_regular_file
+
+pytestmark = pytest.mark.slow
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -145,7 +148,7 @@ def test_lint_refuses_a_why_citing_a_document_outside_the_package(tmp_path: Path
 
 
 def test_no_vector_test_or_document_of_the_package_cites_one() -> None:
-    files, problems = vectors.load_suite()
+    files, problems = suite_cache.suite()
     assert not problems
     assert [str(p) for f in files for p in vectors.outside_citations(f)] == []
     texts = [

@@ -63,6 +63,7 @@ RESULT_BOUND_EDGES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("declaration", "call", "gap"), RESULT_BOUND_EDGES)
 def test_the_result_bound_is_exactly_b_entries(declaration: dict[str, object], call: str, gap: int) -> None:
     """SCH-RESULT-BOUND: this implementation returns results of up to B = MAX_RESULT_ENTRIES entries and refuses

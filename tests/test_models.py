@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+import suite_cache
 from seq_io import vectors
 from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES
 from seq_io.reference.validation import contract, model_adapter, to_json_value
@@ -40,7 +41,7 @@ LOOSER_BY_DESIGN: dict[str, str] = {
     **dict.fromkeys(BEYOND_SCHEMA_RULES, "a rule beyond the schema (no generated type can say it)"),
 }
 
-FILES, _ = vectors.load_suite()
+FILES, _ = suite_cache.suite()
 INVALID = [(f.doc["type"], c) for f in FILES if f.kind == "validation" for c in f.cases if not c.data["valid"]]
 
 

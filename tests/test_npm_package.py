@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from seq_io import vectors
+import suite_cache
 
 pytestmark = [pytest.mark.node, pytest.mark.build]
 
@@ -99,7 +99,7 @@ def test_the_tarball_holds_the_schemas_the_bundle_and_the_types_as_in_the_checko
 
 
 def test_the_installed_bin_passes_the_whole_suite_through_the_runner(installed: Installed) -> None:
-    files, _ = vectors.load_suite()
+    files, _ = suite_cache.suite()
     cases = sum(len(f.cases) for f in files)
     done = _run(
         [

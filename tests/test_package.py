@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from seq_io import locate, vectors
+import suite_cache
+from seq_io import locate
 
 pytestmark = pytest.mark.build
 
@@ -241,7 +242,7 @@ def test_validate(installed: Installed) -> None:
 
 
 def test_the_whole_suite_passes_through_the_runner_with_the_installed_reference_testee(installed: Installed) -> None:
-    files, _ = vectors.load_suite()
+    files, _ = suite_cache.suite()
     cases = sum(len(f.cases) for f in files)
     done = installed.run(
         "run",

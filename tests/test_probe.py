@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+import suite_cache
 from http_processes import BROKEN, REPO, children, probe, probe_started, running, worker
 from seq_io.reference.keeper import FRAMES_MISSING, FRAMES_OVER_LIMIT
 from seq_io.runner.kinds import expected_outcome
-from seq_io.runner.suite import SuiteCase, load_cases
+from seq_io.runner.suite import SuiteCase
 
 pytestmark = [pytest.mark.realclock, pytest.mark.slow]
 
-STREAM = [case for case in load_cases()[0] if case.kind == "stream"]
+STREAM = [case for case in suite_cache.cases()[0] if case.kind == "stream"]
 BY_ID = {case.id: case for case in STREAM}
 TIMING = "the machine could not keep the timing"
 """How the probe reports a scenario whose timing a loaded machine broke even after its retries: an error of the

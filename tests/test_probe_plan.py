@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import suite_cache
 from seq_io.probe.plan import Timing, plan_of, violations
-from seq_io.runner.suite import load_cases
 
 SCALE = 0.02
 """Real seconds per virtual second: a test keeper's wait of 0.2 s for STREAM_WAIT_S = 10."""
@@ -20,7 +20,7 @@ LATENCY_S = 0.1
 
 
 def _scenario(case_id: str) -> dict[str, Any]:
-    cases, problems = load_cases()
+    cases, problems = suite_cache.cases()
     assert not problems
     return next(case.case.data for case in cases if case.id == case_id)
 

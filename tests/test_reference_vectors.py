@@ -8,12 +8,22 @@ both mutation scores of the reference (`make mutation`), so it holds nothing but
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import pytest
 
 from seq_io.reference.cases import REFERENCE_KINDS, judge, judge_validation
-from seq_io.vectors import VECTORS_DIR, Case, Problem, load_suite, relative
+from seq_io.vectors import VECTORS_DIR, Case, Problem, VectorFile, relative
+
+try:  # the suite the other test modules share, read once per process
+    import suite_cache
+
+    load_suite: Callable[[], tuple[list[VectorFile], list[Problem]]] = suite_cache.suite
+except ImportError:  # make mutation's stage holds this file alone (scripts/mutation.py)
+    from seq_io import vectors
+
+    load_suite = vectors.load_suite
 
 
 @cache

@@ -15,6 +15,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+import suite_cache
 from runner_fakes import (
     REPORT_SCHEMA,
     ROWS_CASE,
@@ -66,6 +67,7 @@ def test_a_crash_fails_that_case_with_the_last_words_and_the_run_goes_on(suite_d
     assert "about to die on fake-0002" in text and closing_line(text) == (4, 1)
 
 
+@pytest.mark.realclock
 def test_a_hang_costs_one_timeout_and_the_process_is_killed(suite_dir: Path, tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     report, seconds, starts = run_fake(
@@ -78,6 +80,7 @@ def test_a_hang_costs_one_timeout_and_the_process_is_killed(suite_dir: Path, tmp
     assert all(gone(int(pid)) for pid in pids.read_text().split()), "a testee process was left running"
 
 
+@pytest.mark.realclock
 def test_a_testee_that_stops_reading_cannot_block_a_large_request(tmp_path: Path) -> None:
     root = tmp_path / "vectors" / "rows-of"
     root.mkdir(parents=True)
@@ -87,6 +90,7 @@ def test_a_testee_that_stops_reading_cannot_block_a_large_request(tmp_path: Path
     assert report.records[0].verdict.detail == "no answer within 0.5 s" and seconds < 60
 
 
+@pytest.mark.realclock
 def test_garbage_is_recorded_with_what_was_printed(suite_dir: Path) -> None:
     report, _, starts = run_fake(suite_dir, fake("garbage", "--on", "fake-0001"), timeout=0.5)
     record = by_id(report)["fake-0001"]
@@ -106,6 +110,7 @@ def test_an_answer_with_another_id_fails_and_restarts(suite_dir: Path) -> None:
     assert report.passed == 4 and starts == 2
 
 
+@pytest.mark.realclock
 def test_a_slow_answer_past_the_timeout_fails_then_the_run_goes_on(suite_dir: Path) -> None:
     report, seconds, _ = run_fake(suite_dir, fake("slow", "--on", "fake-0001", "--delay", "60"), timeout=0.3)
     assert by_id(report)["fake-0001"].verdict.detail == "no answer within 0.3 s"
@@ -114,6 +119,7 @@ def test_a_slow_answer_past_the_timeout_fails_then_the_run_goes_on(suite_dir: Pa
     assert report.passed == 5
 
 
+@pytest.mark.realclock
 @pytest.mark.parametrize(
     ("how", "words"),
     [
@@ -144,6 +150,7 @@ def test_a_testee_that_cannot_start_is_an_error_not_a_traceback(suite_dir: Path)
     assert first.outcome == "error" and "cannot start the testee" in first.verdict.detail
 
 
+@pytest.mark.realclock
 def test_a_testee_that_lingers_after_stdin_closes_is_killed_and_reported(suite_dir: Path) -> None:
     announced: list[str] = []
     report, seconds, _ = run_fake(suite_dir, fake("echo", "--linger"), grace=1.0, announced=announced)
@@ -542,7 +549,7 @@ def test_requests_carry_the_vector_inputs_unchanged() -> None:
 
 @pytest.fixture(scope="module")
 def real_cases() -> list[SuiteCase]:
-    cases, problems = load_cases()
+    cases, problems = suite_cache.cases()
     assert not problems, "\n".join(map(str, problems))
     return cases
 
@@ -552,6 +559,7 @@ def in_process(real_cases: list[SuiteCase]) -> Report:
     return run.run_in_process(real_cases, validate_traffic=True)
 
 
+@pytest.mark.slow
 def test_in_process_judges_every_case_like_the_vector_judges(in_process: Report) -> None:
     """The protocol's comparison and the reference judges (validation_cases, reference_cases) agree case by
     case, whatever the reference's current state: a disagreement is a bug of one of the comparisons."""
@@ -569,6 +577,7 @@ def test_in_process_judges_every_case_like_the_vector_judges(in_process: Report)
         assert (record.verdict.status == "pass") == judged.passed, (case.id, record.verdict.detail, judged.detail)
 
 
+@pytest.mark.slow
 def test_the_reference_testee_over_stdio_agrees_with_in_process(
     real_cases: list[SuiteCase], in_process: Report
 ) -> None:

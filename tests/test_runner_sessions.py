@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import suite_cache
 from runner_fakes import (
     ROWS_CASE,
     ROWS_FILE,
@@ -72,6 +73,7 @@ def test_a_line_printed_after_the_last_answer_is_charged_to_the_last_case(suite_
     assert report.passed == 4 and not report.problems
 
 
+@pytest.mark.realclock
 def test_a_testee_found_gone_after_an_answer_charges_that_case_and_is_restarted(suite_dir: Path) -> None:
     """The exit is only seen when it happened before the next request is sent (the wait for it makes sure here,
     bounded, however loaded the machine); later, it cannot be told from a crash on the next case, which is then
@@ -93,6 +95,7 @@ def test_a_testee_found_gone_after_an_answer_charges_that_case_and_is_restarted(
 # -- early stop ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.realclock
 def test_a_testee_that_keeps_timing_out_stops_the_run_early(suite_dir: Path) -> None:
     every = [arg for n in range(1, 5) for arg in ("--on", f"fake-{n:04d}")] + ["--on", "fakesch-0001"]
     report, seconds, starts = run_fake(suite_dir, fake("hang", *every), timeout=0.3, max_timeouts=2)
@@ -108,6 +111,7 @@ def test_a_testee_that_keeps_timing_out_stops_the_run_early(suite_dir: Path) -> 
     assert [r.outcome for r in report.records] == ["fail"] * 5  # 0: never stop
 
 
+@pytest.mark.realclock
 def test_an_answer_between_timeouts_starts_the_count_again(suite_dir: Path) -> None:
     report, _, _ = run_fake(
         suite_dir,
@@ -133,6 +137,7 @@ def _pids(path: Path) -> list[int]:
     return [int(pid) for pid in path.read_text().split()]
 
 
+@pytest.mark.realclock
 @pytest.mark.parametrize(
     ("spawn", "keeps_stdout"), [("setsid", True), ("setsid", False), ("orphan", False), ("plain", True)]
 )
@@ -160,6 +165,7 @@ def test_what_the_testee_started_is_killed_at_the_close(
     ), report.problems
 
 
+@pytest.mark.realclock
 def test_a_testee_killed_after_a_timeout_takes_its_setsid_grandchild_along(suite_dir: Path, tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     pids.write_text("")
@@ -291,7 +297,7 @@ def test_requests_are_compact_ascii_json_with_big_integers_in_full(tmp_path: Pat
     assert "separators `,` and `:` with no spaces" in text and "301-digit integer" in text
     line = protocol.encode({"type": "case", "id": "a-0001", "input": {"s": "é\ud800", "n": 10**300, "f": 3.0}})
     assert line == (b'{"type":"case","id":"a-0001","input":{"s":"\\u00e9\\ud800","n":1' + b"0" * 300 + b',"f":3.0}}\n')
-    cases, problems = load_cases()
+    cases, problems = suite_cache.cases()
     assert not problems
     overflow = next(c for c in cases if c.id == "sch-invalid-0065")  # rate: 1.0e+300 in the file
     sent = protocol.encode(request(overflow)).decode()

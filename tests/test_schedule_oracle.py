@@ -22,9 +22,10 @@ from pydantic import ValidationError as PydanticError
 from sequence_base.contract import obs_schedule as upstream
 from sequence_base.contract.own_io import Observations, rows_of
 
+import suite_cache
 from seq_io import rule_coverage, vectors
 
-FILES, PROBLEMS = vectors.load_suite()
+FILES, PROBLEMS = suite_cache.suite()
 KINDS = ("schedule", "envelope", "rows_of")
 MINE = [f for f in FILES if f.kind in KINDS]
 SCHEDULE = [case for f in MINE if f.kind == "schedule" for case in f.cases]

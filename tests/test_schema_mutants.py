@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,12 @@ SCHEMAS = {
     path.name: json.loads(path.read_text(encoding="utf-8"))
     for path in sorted((REPO_ROOT / "spec" / "schemas").glob("*.json"))
 }
-MUTANTS = mutants(SCHEMAS)
+
+
+@cache
+def all_mutants() -> list[Mutant]:
+    """Every mutant of the checkout's schemas: made once, by the tests that need them (about 15 s), not at import."""
+    return mutants(SCHEMAS)
 
 
 def _resolve(schema: Any, pointer: str) -> Any:
@@ -40,26 +46,32 @@ def _restored(mutant: Mutant) -> dict[str, Any]:
     return schema
 
 
+@pytest.mark.slow
 def test_each_mutant_changes_only_the_subschema_its_id_names() -> None:
-    assert len(MUTANTS) > 900
-    for mutant in MUTANTS:
+    assert len(all_mutants()) > 900
+    for mutant in all_mutants():
         assert mutant.schema != SCHEMAS[mutant.file], mutant.id
         assert _restored(mutant) == SCHEMAS[mutant.file], mutant.id
 
 
+@pytest.mark.slow
 def test_ids_are_unique_and_do_not_depend_on_the_other_files() -> None:
-    ids = [mutant.id for mutant in MUTANTS]
+    ids = [mutant.id for mutant in all_mutants()]
     assert len(set(ids)) == len(ids)
     camera_alone = mutants({"Camera.json": SCHEMAS["Camera.json"], "Stream.json": SCHEMAS["Stream.json"]})
-    assert {m.id for m in camera_alone if m.file == "Camera.json"} == {m.id for m in MUTANTS if m.file == "Camera.json"}
+    assert {m.id for m in camera_alone if m.file == "Camera.json"} == {
+        m.id for m in all_mutants() if m.file == "Camera.json"
+    }
 
 
+@pytest.mark.slow
 def test_every_operator_is_used_and_named() -> None:
-    assert {mutant.operator for mutant in MUTANTS} == set(OPERATORS)
+    assert {mutant.operator for mutant in all_mutants()} == set(OPERATORS)
 
 
+@pytest.mark.slow
 def test_no_mutant_widens_to_a_type_a_sibling_branch_admits_anyway() -> None:
-    ids = {mutant.id for mutant in MUTANTS}
+    ids = {mutant.id for mutant in all_mutants()}
     assert "ActRequest.json#/properties/seed/anyOf/0 type-widened: + string" in ids
     assert "ActRequest.json#/properties/seed/anyOf/0 type-widened: + null" not in ids
     assert "ActRequest.json#/properties/episode_id/anyOf/1 type-widened: + string" not in ids
@@ -107,7 +119,8 @@ def test_pattern_edits_are_the_ones_named(pattern: str, expected: set[tuple[str,
     assert set(pattern_edits(pattern)) == expected
 
 
+@pytest.mark.slow
 def test_every_listed_equivalent_is_a_mutant_of_the_schemas() -> None:
     listed = json.loads((REPO_ROOT / "scripts" / "equivalents" / "schemas.json").read_text(encoding="utf-8"))
-    assert set(listed) <= {mutant.id for mutant in MUTANTS}
+    assert set(listed) <= {mutant.id for mutant in all_mutants()}
     assert all(len(reason) > 80 for reason in listed.values())

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from seq_io import vectors
+import suite_cache
 from seq_io.reference.cases import judge
 from seq_io.runner.kinds import TABLE, expected_outcome, operation_name
 from seq_io.runner.suite import SuiteCase, suite_cases
 from seq_io.runner.verdict import differences
 from seq_io_maint.stream_model import Malformed, play
 
-FILES, PROBLEMS = vectors.load_suite()
+FILES, PROBLEMS = suite_cache.suite()
 CASES = [case for case in suite_cases(FILES) if case.kind == "stream"]
 
 
@@ -81,6 +81,7 @@ def _generator() -> Any:
     return module
 
 
+@pytest.mark.slow
 def test_the_generated_files_are_what_the_generator_writes() -> None:
     generator = _generator()
     assert generator.main(["--check"]) == 0
@@ -88,6 +89,7 @@ def test_the_generated_files_are_what_the_generator_writes() -> None:
     assert generator.file_text(seeds) == generator.file_text(seeds)  # seeded: the same text every run
 
 
+@pytest.mark.slow
 def test_the_drift_check_notices_an_edited_file(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     generator = _generator()
     (tmp_path / "stream").mkdir()

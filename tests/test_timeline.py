@@ -127,6 +127,7 @@ def svg_cells(document: str) -> dict[tuple[str | None, int], tuple[Counter[int],
     return found
 
 
+@pytest.mark.slow
 def test_the_svg_shows_what_the_vectors_say(cases: list[vectors.Case]) -> None:
     """The same check on the picture: every cell of steps 0..t is drawn once, and its data attributes agree
     with the case's picks and wanted."""

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from seq_io import vectors
+import suite_cache
 from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES
 from seq_io.reference.validation import contract
 from seq_io.reference.validation_cases import instance_text
@@ -64,7 +64,7 @@ LOOSER_BY_DESIGN: dict[str, str] = {
 }
 """Rule id of an invalid vector → why its instance still compiles as its TypeScript type."""
 
-FILES, _ = vectors.load_suite()
+FILES, _ = suite_cache.suite()
 CASES = [(f.doc["type"], c) for f in FILES if f.kind == "validation" for c in f.cases]
 
 

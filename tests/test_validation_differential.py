@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
+import suite_cache
 from oracle import NOT_UPSTREAM, upstream_verdict
 from seq_io import vectors
 from seq_io.reference.json_values import json_equal
 from seq_io.reference.validation_cases import instance_text
 
-FILES, _ = vectors.load_suite()
+FILES, _ = suite_cache.suite()
 CASES = [
     (f.doc["type"], case)
     for f in FILES

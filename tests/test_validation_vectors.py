@@ -4,10 +4,11 @@ tests/test_models.py.)"""
 
 from __future__ import annotations
 
+import suite_cache
 from seq_io import vectors
 from seq_io.reference.validation import Contract
 
-FILES, PROBLEMS = vectors.load_suite()
+FILES, PROBLEMS = suite_cache.suite()
 CASES = [(f.doc["type"], case) for f in FILES if f.kind == "validation" for case in f.cases]
 
 
