@@ -22,7 +22,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-JsonObject = dict[str, Any]
+from seq_io.reference.json_values import JsonObject
 
 OPERATORS: dict[str, str] = {
     "type-widened": '`type` admits one more JSON type: + "null", + "string" (at the root and below)',

@@ -14,10 +14,8 @@ from functools import cache
 from typing import Any
 
 from seq_io.reference.issues import Issue, format_path
-from seq_io.reference.json_values import is_number
+from seq_io.reference.json_values import JsonObject, is_number
 from seq_io.reference.spec_data import own_spec_root
-
-JsonObject = dict[str, Any]
 
 BEYOND_SCHEMA_RULES: dict[str, str] = {
     "DeploymentPolicy.param-name": "Each `params` name is an identifier and does not start with `_`.",

@@ -8,15 +8,23 @@ case, so the comparison every tool judges with is not part of the rules it judge
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
+
+JsonValue: TypeAlias = Any
+"""A value of the JSON data model as Python holds it: None, bool, int, float, str, a list of values, a dict of
+str to values. Spelled `Any`: values reach the code already validated against a schema, and a recursive union
+would turn every read of a validated member into an isinstance check; the name says what flows, the schema its
+shape."""
+JsonObject: TypeAlias = dict[str, JsonValue]
+"""A JSON object (a schema is one too)."""
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: JsonValue) -> bool:
     """A JSON number: an int or a float, never a bool (which Python counts as an int)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def json_equal(left: Any, right: Any) -> bool:
+def json_equal(left: JsonValue, right: JsonValue) -> bool:
     """Equality of JSON values: numbers by value, booleans only equal booleans, strings by code points."""
     if isinstance(left, bool) or isinstance(right, bool):
         return isinstance(left, bool) and isinstance(right, bool) and left == right

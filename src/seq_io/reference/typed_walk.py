@@ -21,9 +21,9 @@ from typing import Any
 from urllib.parse import urljoin
 
 from seq_io.reference.issues import Issue
+from seq_io.reference.json_values import JsonObject
 from seq_io.reference.spec_data import SpecError
 
-JsonObject = dict[str, Any]
 RuleCheck = Callable[[JsonObject, list[str | int]], Iterator[Issue]]
 Normalization = Callable[[JsonObject], JsonObject]
 

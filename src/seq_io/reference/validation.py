@@ -31,6 +31,7 @@ from referencing.jsonschema import DRAFT202012
 
 from seq_io.reference import beyond_schema, bounded_schema, fast_wire, typed_walk
 from seq_io.reference.issues import MAX_ISSUES, Issue, format_path
+from seq_io.reference.json_values import JsonValue
 from seq_io.reference.schema_errors import issue_from_error, leaf_errors
 from seq_io.reference.spec_data import SpecData, load_spec, own_spec_root
 from seq_io.reference.wire import check_value, parse_json_text
@@ -243,7 +244,7 @@ def model_adapter(type_name: str) -> TypeAdapter[Any]:
     return TypeAdapter(getattr(module, type_name))
 
 
-def to_json_value(type_name: str, model: Any) -> Any:
+def to_json_value(type_name: str, model: Any) -> JsonValue:
     """A model of a type (an Outcome's `model`, or one an SDK built) → the JSON value it stands for.
 
     Exactly the members the model was given (`exclude_unset`: a default is the meaning of an absent member and is
