@@ -76,7 +76,7 @@ def test_a_keeper_refuses_a_clock_that_goes_back_and_an_impossible_idle_timeout(
 
 
 @pytest.mark.parametrize(
-    "limits, name",
+    ("limits", "name"),
     [
         (Limits(0, 1, 1), "MAX_STREAM_FRAMES"),
         (Limits(1_000_001, 1, 1), "MAX_STREAM_FRAMES"),

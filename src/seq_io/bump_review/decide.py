@@ -197,7 +197,7 @@ def includes(
     return all(_keyword_holds(key, outer, inner, sub) for key in keys)
 
 
-def _keyword_holds(key: str, outer: dict[str, Any], inner: dict[str, Any], sub: Any) -> bool:
+def _keyword_holds(key: str, outer: dict[str, Any], inner: dict[str, Any], sub: Any) -> bool:  # noqa: C901 (one branch per JSON Schema keyword, a table in code)
     """Whether `inner` implies `outer`'s keyword `key`."""
     if key == "type":
         inner_types = _types(inner)

@@ -103,7 +103,7 @@ class _Translator:
             literal = char
         return literal, False, literal
 
-    def character_class(self) -> str:
+    def character_class(self) -> str:  # noqa: C901 (the grammar of an ECMA-262 class, read in one pass)
         negated = self.peek() == "^"  # peek is "" at the end, never a member test
         if negated:
             self.at += 1

@@ -179,7 +179,7 @@ class _Reader:
         self.issues: list[Issue] = []
         self.path: list[str | int] = []  # where the value being read sits: one segment per open container
 
-    def read(self) -> Any:
+    def read(self) -> Any:  # noqa: C901 (the iterative reader's state machine, one branch per token)
         text, end = self.text, len(self.text)
         open_containers: list[list[Any] | dict[str, Any]] = []
         reported_duplicates: list[set[str]] = []
@@ -363,7 +363,7 @@ def _constant(token: str) -> Any:
     raise _NotJsonToken(token)
 
 
-def _read_with_json_module(text: str, lone_surrogates: bool, max_depth: int) -> tuple[Any, list[Issue]] | None:
+def _read_with_json_module(text: str, lone_surrogates: bool, max_depth: int) -> tuple[Any, list[Issue]] | None:  # noqa: C901 (each hook of the json module and its refusal, in order)
     """The answer of `json` plus one walk, or None when `json` cannot give it (then the iterative reader does)."""
     try:
         value = json.loads(
@@ -501,7 +501,7 @@ _PLAIN_NODES = 4096
 """`check_value` first tries `plainly_json` on at most this many nodes; a larger value gets the full walk."""
 
 
-def plainly_json(value: Any, depth: int = 0, max_nodes: int | None = None) -> bool:
+def plainly_json(value: Any, depth: int = 0, max_nodes: int | None = None) -> bool:  # noqa: C901 (one branch per JSON type, iterative on purpose)
     """True for a value made only of dict, list, str, bool, None, finite floats and ints below 2^53 within the depth
     limit, `value` itself being enclosed by `depth` containers of its document: the common case, answered in one
     tight loop. False means "walk it in full" (which then finds the issues, if any): anything else, or more than
