@@ -120,7 +120,12 @@ def children(pid: int | None = None) -> list[str]:
     return found
 
 
-def probe(url: str, *flags: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
+PROBE_BOUND_S = 900.0
+"""A probe of every stream scenario takes 30 s on a quiet machine and several minutes beside busy loops: the bound
+is for a hang, not a measure of speed."""
+
+
+def probe(url: str, *flags: str, timeout: float = PROBE_BOUND_S) -> subprocess.CompletedProcess[str]:
     """`iospec probe --worker URL` as a process, bounded in time."""
     return subprocess.run(
         [*IOSPEC, "probe", "--worker", url, *flags],
@@ -132,7 +137,7 @@ def probe(url: str, *flags: str, timeout: float = 240.0) -> subprocess.Completed
     )
 
 
-def probe_started(command: str, *flags: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
+def probe_started(command: str, *flags: str, timeout: float = PROBE_BOUND_S) -> subprocess.CompletedProcess[str]:
     """`iospec probe --start COMMAND`: the probe starts, probes and stops the worker itself."""
     return subprocess.run(
         [*IOSPEC, "probe", "--start", command, *flags],
