@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     perf_doc.add_option(parser)
     args = parser.parse_args(argv)
-    start = perf_doc.begin("bench_hostile", args.write_docs)
+    run = perf_doc.begin("bench_hostile", argv, args.write_docs)
     rows: list[list[str]] = []
     fast, slow = contract(), contract(fast=False)
     print(f"Hostile documents: time to refuse, against json.loads of the same text (target: within {TARGET:.0f}x)")
@@ -167,15 +167,15 @@ def main(argv: list[str] | None = None) -> int:
             ]
         )
     print("every document refused within the target" if all_met else "some documents miss the target (NO above)")
-    if args.write_docs:
-        table = perf_doc.Table(
-            f"Time to refuse each document on the default path, against `json.loads` of the same text (target: "
-            f"within {perf_doc.times(TARGET, 0)}); each was first checked to be refused with its rule on both paths.",
-            ["document", "MB", "refused by", "json.loads ms", "ours ms", "ours/json.loads", "pure-Python ms", "met"],
-            rows,
-        )
-        summary = "Every document was refused within the target." if all_met else "Some documents miss the target."
-        perf_doc.write("bench_hostile", argv, start, [table], [summary], path=args.write_docs)
+    table = perf_doc.Table(
+        f"Time to refuse each document on the default path, against `json.loads` of the same text (target: "
+        f"within {perf_doc.times(TARGET, 0)}); each was first checked to be refused with its rule on both paths.",
+        ["document", "MB", "refused by", "json.loads ms", "ours ms", "ours/json.loads", "pure-Python ms", "met"],
+        rows,
+    )
+    run.write(
+        [table], ["Every document was refused within the target." if all_met else "Some documents miss the target."]
+    )
     return 0
 
 

@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per answer (default 30)")
     perf_doc.add_option(parser)
     args = parser.parse_args(argv)
-    start = perf_doc.begin("bench_runner", args.write_docs)
+    run = perf_doc.begin("bench_runner", argv, args.write_docs)
     cases, problems = load_cases()
     if problems:
         print("\n".join(map(str, problems)), file=sys.stderr)
@@ -153,9 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     for label, command in [("python reference (stdio)", REFERENCE), *((c, c) for c in args.impl)]:
         rows.append(best(args.repeat, partial(through_stdio, label, command, cases, args.timeout)))
     print(table(rows, kinds))
-    if args.write_docs:
-        note = f"{len(cases):,} cases ({', '.join(kinds)}), best of {args.repeat} run(s) each."
-        perf_doc.write("bench_runner", argv, start, markdown_tables(rows, kinds), [note], path=args.write_docs)
+    run.write(
+        markdown_tables(rows, kinds), [f"{len(cases):,} cases ({', '.join(kinds)}), best of {args.repeat} run(s) each."]
+    )
     return 0
 
 

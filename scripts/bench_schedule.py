@@ -203,13 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     perf_doc.add_option(parser)
     args = parser.parse_args(argv)
-    start = perf_doc.begin("bench_schedule", args.write_docs)
+    run = perf_doc.begin("bench_schedule", argv, args.write_docs)
     tables: list[perf_doc.Table] = []
     acts = per_act_table(tables)
     scaling_table(tables)
     episode_table(acts, of_table(tables), tables)
-    if args.write_docs:
-        perf_doc.write("bench_schedule", argv, start, tables, path=args.write_docs)
+    run.write(tables)
     return 0
 
 

@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     perf_doc.add_option(parser)
     args = parser.parse_args(argv)
-    start = perf_doc.begin("bench_stream", args.write_docs)
+    run = perf_doc.begin("bench_stream", argv, args.write_docs)
     tables: list[perf_doc.Table] = []
     rows = []
     for size in FRAMES_PER_POST:
@@ -220,8 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             rows,
         )
     )
-    if args.write_docs:
-        perf_doc.write("bench_stream", argv, start, tables, path=args.write_docs)
+    run.write(tables)
     return 0
 
 

@@ -242,14 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     perf_doc.add_option(parser)
     args = parser.parse_args(argv)
-    start = perf_doc.begin("bench_validation", args.write_docs)
+    run = perf_doc.begin("bench_validation", argv, args.write_docs)
     tables: list[perf_doc.Table] = []
     met = wire_table(tables)
     met &= of_table(tables)
     print("\nevery row within its target" if met else "\nsome rows miss their target (NO above)")
-    if args.write_docs:
-        summary = "Every row is within its target." if met else "Some rows miss their target."
-        perf_doc.write("bench_validation", argv, start, tables, [summary], path=args.write_docs)
+    run.write(tables, ["Every row is within its target." if met else "Some rows miss their target."])
     return 0
 
 

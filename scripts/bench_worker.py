@@ -308,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve-noop", action="store_true", help=argparse.SUPPRESS)
     perf_doc.add_option(parser)
     args = parser.parse_args(argv)
-    start_moment = perf_doc.begin("bench_worker", args.write_docs)
+    doc_run = perf_doc.begin("bench_worker", argv, args.write_docs)
     if args.serve_noop:
         serve_noop()
         return 0
@@ -405,14 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             header,
             rows,
         )
-        perf_doc.write(
-            "bench_worker",
-            argv,
-            start_moment,
-            [table],
-            [f"{checked_line}."],
-            path=args.write_docs,
-        )
+        doc_run.write([table], [f"{checked_line}."])
     return 1 if failures else 0
 
 

@@ -121,7 +121,23 @@ class Moment:
         return "unavailable" if self.load is None else " / ".join(f"{value:.2f}" for value in self.load)
 
 
-def begin(script: str, path: Path | None) -> Moment:
+@dataclass(frozen=True)
+class Run:
+    """One benchmark run: its script, how it was called, the file `--write-docs` named (None: not asked) and when
+    it began, so that the script names these once and `write` needs only the results."""
+
+    script: str
+    argv: Sequence[str] | None
+    path: Path | None
+    start: Moment
+
+    def write(self, tables: Sequence[Table], notes: Sequence[str] = ()) -> None:
+        """Write the results into the script's section when `--write-docs` asked for it; else nothing."""
+        if self.path is not None:
+            write(self.script, self.argv, self.start, tables, notes, path=self.path)
+
+
+def begin(script: str, argv: Sequence[str] | None, path: Path | None) -> Run:
     """The start of a benchmark's run: when `--write-docs` names a file, first check that its section for `script`
     can be written (so a run of minutes does not end in a refusal), then note the time and the load."""
     if path is not None:
@@ -129,7 +145,7 @@ def begin(script: str, path: Path | None) -> Moment:
             replace_section(path.read_text(encoding="utf-8"), script, "", where=str(path))
         except (OSError, MarkerError) as error:
             raise SystemExit(f"{script}: --write-docs: {error}") from None
-    return Moment()
+    return Run(script, argv, path, Moment())
 
 
 def _load_average() -> tuple[float, float, float] | None:
