@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check test-all dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
+	generated-check test-all bindings dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -67,7 +67,7 @@ test-all: $(STAMP) $(JS_STAMP) $(TSGEN_STAMP)
 
 ## Everything CI runs: lint, types, vector lint, generated-code drift, every test tier, the conformance suite
 ## through the runner against both implementations (reports in reports/), and the schema mutation score (30-70 s).
-check: lint typecheck generated-check test-all conformance conformance-js mutation-schemas
+check: lint typecheck generated-check test-all conformance conformance-js mutation-schemas bindings
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check
@@ -92,6 +92,8 @@ generate: $(STAMP) $(TSGEN_STAMP)
 	$(MAINT) seq_io_maint.generate generate
 	node $(TSGEN)/generate-types.js
 	$(MAINT) seq_io_maint.identifier_table generate
+	$(MAINT) seq_io_maint.binding_model generate
+	$(if $(BINDINGS_GENERATE),$(MAKE) $(BINDINGS_GENERATE))
 
 ## Any byte of drift in generated/ fails; the TypeScript types must compile with tsc --strict.
 generated-check: $(STAMP) $(TSGEN_STAMP)
@@ -100,6 +102,7 @@ generated-check: $(STAMP) $(TSGEN_STAMP)
 	node $(TSGEN)/generate-types.js --check
 	$(TSGEN)/node_modules/.bin/tsc --ignoreConfig --strict --noEmit --skipLibCheck false generated/ts/contract.d.ts generated/ts/protocol.d.ts
 	$(MAINT) seq_io_maint.identifier_table check
+	$(MAINT) seq_io_maint.binding_model check
 
 ## Both packages into dist/: the wheel and sdist (python -m build), and the npm tarball (npm pack).
 dist: $(STAMP) $(JS_STAMP)
@@ -139,6 +142,16 @@ mutation: $(STAMP)
 ## Mutation score of spec/schemas/*.json against the validation vectors alone (one change per mutant).
 mutation-schemas: $(STAMP)
 	$(BIN)/python scripts/mutation_schemas.py
+
+## The compiled bindings (Go, Rust, Java, C++): each bindings/<lang>/binding.mk adds `generate-<lang>` (its types
+## from generated/binding-model.json) to BINDINGS_GENERATE and `binding-<lang>` (drift check, build, round-trip of
+## every valid vector, its validator as a validation testee, its starter testee, its package consumed from an empty
+## folder) to BINDINGS_CHECK.
+BINDINGS_GENERATE :=
+BINDINGS_CHECK :=
+include $(sort $(wildcard bindings/*/binding.mk))
+
+bindings: $(BINDINGS_CHECK)
 
 clean:
 	rm -rf $(VENV) build dist mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules $(TSGEN)/node_modules
