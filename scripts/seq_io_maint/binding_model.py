@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
-from pathlib import Path
 from typing import Any
 
 from seq_io import locate
@@ -155,7 +154,9 @@ def build() -> dict[str, Any]:
     return {
         "format": FORMAT,
         "contract_version": contract["contract_version"],
-        "package_version": tomllib.loads((CHECKOUT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"],
+        "package_version": tomllib.loads((CHECKOUT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+            "version"
+        ],
         "generated_from": "spec/schemas/*.json by scripts/seq_io_maint/binding_model.py; do not edit",
         "types": [builder.types[name] for name in sorted(builder.types)],
     }
@@ -174,7 +175,9 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "check":
         if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.relative_to(CHECKOUT)} is stale: run `make generate` and commit the result", file=sys.stderr)
+            print(
+                f"{OUTPUT.relative_to(CHECKOUT)} is stale: run `make generate` and commit the result", file=sys.stderr
+            )
             return 1
         return 0
     print("usage: binding_model generate|check", file=sys.stderr)
