@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check test-all bindings dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
+	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -151,7 +151,17 @@ BINDINGS_GENERATE :=
 BINDINGS_CHECK :=
 include $(sort $(wildcard bindings/*/binding.mk))
 
-bindings: $(BINDINGS_CHECK)
+## The Python row of the table is measured like the others: the pydantic models through the round-trip checker.
+bindings-python: $(STAMP)
+	$(MAINT) seq_io_maint.roundtrip --lang python --impl "$(BIN)/python -m seq_io_maint.roundtrip_python" \
+		--report $(REPORTS)/bindings/python-roundtrip.json
+
+## Every binding checked, then the README's table compared with what they measured (`bindings-table` rewrites it).
+bindings: conformance conformance-js bindings-python $(BINDINGS_CHECK)
+	$(MAINT) seq_io_maint.bindings_table check
+
+bindings-table: $(STAMP)
+	$(MAINT) seq_io_maint.bindings_table write
 
 clean:
 	rm -rf $(VENV) build dist mutants $(REPORTS) .mypy_cache .ruff_cache $(JS)/node_modules $(TSGEN)/node_modules
