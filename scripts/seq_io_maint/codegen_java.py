@@ -405,6 +405,52 @@ def registry(model: dict[str, Any]) -> str:
     ) + "\n"
 
 
+def ref_route(expr: Expr) -> str | None:
+    """How a member reaches a named type: `ref Camera`, `map ref Stream`, `list ref SecretRef`; None for none."""
+    kind = expr["kind"]
+    if kind == "ref":
+        return f"ref {expr['name']}"
+    if kind in ("list", "map"):
+        inner = ref_route(expr["items"] if kind == "list" else expr["values"])
+        return f"{kind} {inner}" if inner else None
+    if kind == "tuple" or kind == "union":
+        parts = expr["items"] if kind == "tuple" else expr["options"]
+        if any(ref_route(part) for part in parts):
+            raise ValueError("a named type inside a tuple or union: the walk table needs a new route word")
+    return None
+
+
+def walk_table(model: dict[str, Any]) -> str:
+    rows = []
+    for named in model["types"]:
+        if named["kind"] != "object":
+            continue
+        routes = [(f["json"], ref_route(f["type"])) for f in named["fields"]]
+        pairs = ", ".join(f"{java_string(member)}, {java_string(route)}" for member, route in routes if route)
+        rows.append(f"      Map.entry({java_string(named['name'])}, Map.of({pairs})),")
+    return "\n".join(
+        [
+            HEADER.rstrip("\n"),
+            f"package {PACKAGE};",
+            "",
+            "import java.util.Map;",
+            "",
+            "/**",
+            " * Where named types sit inside each object type: member → route (`ref T`, `map ref T`, `list ref T`).",
+            " * The validator's typed walk reads it to find every node of a type, however deeply nested.",
+            " */",
+            "public final class Routes {",
+            "  /** Object type → member → route to the named type it holds (members holding none are left out). */",
+            "  public static final Map<String, Map<String, String>> BY_TYPE = Map.ofEntries(",
+            "\n".join(rows).rstrip(","),
+            "  );",
+            "",
+            "  private Routes() {}",
+            "}",
+        ]
+    ) + "\n"
+
+
 def top_level_names(model: dict[str, Any]) -> set[str]:
     """The types that have a schema file (spec/schemas/<Name>.json); nested ones are reached through them."""
     return {path.stem for path in (CHECKOUT / "spec" / "schemas").glob("*.json")} & {t["name"] for t in model["types"]}
@@ -538,6 +584,7 @@ def render(model: dict[str, Any], limits: dict[str, Any]) -> dict[str, str]:
             text = int_enum(named)
         files[f"{folder}/{named['name']}.java"] = text
     files[f"{folder}/Types.java"] = registry(model)
+    files[f"{folder}/Routes.java"] = walk_table(model)
     return files
 
 
