@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -52,6 +53,17 @@ PLUGINS = {
     "org.codehaus.mojo:build-helper-maven-plugin": "3.6.0",
 }
 """Exact plugin versions, so a fresh machine builds with what was tested."""
+PLUGIN_SETTINGS = {
+    "org.apache.maven.plugins:maven-compiler-plugin": (
+        "        <configuration>\n"
+        "          <compilerArgs>\n"
+        "            <arg>-Xlint:all</arg>\n"
+        "            <arg>-Werror</arg>\n"
+        "          </compilerArgs>\n"
+        "        </configuration>\n"
+    ),
+}
+"""Every javac warning fails the build: generated and hand-written code stay warning-free."""
 JAVA_KEYWORDS = {"default", "class", "enum", "package", "new", "switch", "case", "static", "final", "int", "long"}
 
 Expr = dict[str, Any]
@@ -146,13 +158,15 @@ class Generator:
 
     def object_class(self, named: Named) -> str:
         if not named["closed"]:
-            raise ValueError(f"{named['name']}: open objects are not in the model today; the generator needs them added")
+            raise ValueError(
+                f"{named['name']}: open objects are not in the model today; the generator needs them added"
+            )
         name = named["name"]
         fields = named["fields"]
+        members = ", ".join(java_string(f["json"]) for f in fields)
         lines = [
-            *preamble(named.get("doc"), name, uses_collections=True),
             f"public final class {name} {{",
-            f"  private static final Set<String> MEMBERS = Set.of({', '.join(java_string(f['json']) for f in fields)});",
+            f"  private static final Set<String> MEMBERS = Set.of({members});",
             "",
         ]
         for field in fields:
@@ -165,7 +179,8 @@ class Generator:
         lines += self.encode_method(fields)
         lines += codec_methods(name)
         lines.append("}")
-        return "\n".join(lines) + "\n"
+        body = "\n".join(lines) + "\n"
+        return "\n".join(preamble(named.get("doc"), name, body)) + "\n" + body
 
     def field_type(self, field: dict[str, Any]) -> str:
         inner = self.java_type(field["type"])
@@ -235,27 +250,25 @@ def one_line(doc: str | None) -> str:
     return text if len(text) <= 100 else text[:97].rstrip() + "..."
 
 
-def preamble(doc: str | None, name: str, *, uses_collections: bool) -> list[str]:
-    imports = [
-        "import example.seqio.json.Decode;",
-        "import example.seqio.json.DecodeException;",
-        "import example.seqio.json.Encode;",
-        "import example.seqio.json.Field;",
-        "import example.seqio.json.JsonNumber;",
-        "import example.seqio.json.JsonReader;",
-        "import example.seqio.json.JsonValue;",
-        "import example.seqio.json.JsonWriter;",
-    ]
-    if uses_collections:
-        imports += ["import java.util.List;", "import java.util.Map;", "import java.util.Set;"]
-    return [
-        HEADER.rstrip("\n"),
-        f"package {PACKAGE};",
-        "",
-        *imports,
-        "",
-        f"/** {one_line(doc) or name + '.'} */",
-    ]
+IMPORTS = [
+    "example.seqio.json.Decode",
+    "example.seqio.json.DecodeException",
+    "example.seqio.json.Encode",
+    "example.seqio.json.Field",
+    "example.seqio.json.JsonNumber",
+    "example.seqio.json.JsonReader",
+    "example.seqio.json.JsonValue",
+    "example.seqio.json.JsonWriter",
+    "java.util.List",
+    "java.util.Map",
+    "java.util.Set",
+]
+"""What a generated object class may use; each is imported only when the class's body names it."""
+
+
+def preamble(doc: str | None, name: str, body: str) -> list[str]:
+    used = [f"import {qualified};" for qualified in IMPORTS if re.search(rf"\b{qualified.rsplit('.', 1)[1]}\b", body)]
+    return [HEADER.rstrip("\n"), f"package {PACKAGE};", "", *used, "", f"/** {one_line(doc) or name + '.'} */"]
 
 
 def codec_methods(name: str) -> list[str]:
@@ -281,128 +294,137 @@ def string_enum(named: Named) -> str:
     name = named["name"]
     values: list[str] = named["values"]
     constants = ",\n".join(f"  {constant_name(v)}({java_string(v)})" for v in values)
-    return "\n".join(
-        [
-            HEADER.rstrip("\n"),
-            f"package {PACKAGE};",
-            "",
-            "import example.seqio.json.DecodeException;",
-            "import example.seqio.json.JsonValue;",
-            "",
-            f"/** {one_line(named.get('doc')) or name + '.'} */",
-            f"public enum {name} {{",
-            constants + ";",
-            "",
-            "  private final String json;",
-            "",
-            f"  {name}(String json) {{",
-            "    this.json = json;",
-            "  }",
-            "",
-            "  /** The string this member is on the wire. */",
-            "  public String json() {",
-            "    return json;",
-            "  }",
-            "",
-            "  /** Decodes one of the enum's strings; anything else is refused. */",
-            f"  public static {name} fromJson(JsonValue value, String path) throws DecodeException {{",
-            "    if (value instanceof JsonValue.Str s) {",
-            f"      for ({name} member : values()) {{",
-            "        if (member.json.equals(s.value())) {",
-            "          return member;",
-            "        }",
-            "      }",
-            "    }",
-            f'    throw new DecodeException(path, "must be one of the {name} strings");',
-            "  }",
-            "",
-            "  /** The string as a JSON value. */",
-            "  public JsonValue toJson() {",
-            "    return new JsonValue.Str(json);",
-            "  }",
-            "}",
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                HEADER.rstrip("\n"),
+                f"package {PACKAGE};",
+                "",
+                "import example.seqio.json.DecodeException;",
+                "import example.seqio.json.JsonValue;",
+                "",
+                f"/** {one_line(named.get('doc')) or name + '.'} */",
+                f"public enum {name} {{",
+                constants + ";",
+                "",
+                "  private final String json;",
+                "",
+                f"  {name}(String json) {{",
+                "    this.json = json;",
+                "  }",
+                "",
+                "  /** The string this member is on the wire. */",
+                "  public String json() {",
+                "    return json;",
+                "  }",
+                "",
+                "  /** Decodes one of the enum's strings; anything else is refused. */",
+                f"  public static {name} fromJson(JsonValue value, String path) throws DecodeException {{",
+                "    if (value instanceof JsonValue.Str s) {",
+                f"      for ({name} member : values()) {{",
+                "        if (member.json.equals(s.value())) {",
+                "          return member;",
+                "        }",
+                "      }",
+                "    }",
+                f'    throw new DecodeException(path, "must be one of the {name} strings");',
+                "  }",
+                "",
+                "  /** The string as a JSON value. */",
+                "  public JsonValue toJson() {",
+                "    return new JsonValue.Str(json);",
+                "  }",
+                "}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def int_enum(named: Named) -> str:
     name = named["name"]
     constants = ",\n".join(f"  {constant_name(m['name'])}({m['value']}L)" for m in named["members"])
-    return "\n".join(
-        [
-            HEADER.rstrip("\n"),
-            f"package {PACKAGE};",
-            "",
-            "import example.seqio.json.DecodeException;",
-            "import example.seqio.json.JsonNumber;",
-            "import example.seqio.json.JsonValue;",
-            "import java.math.BigInteger;",
-            "",
-            f"/** {one_line(named.get('doc')) or name + '.'} */",
-            f"public enum {name} {{",
-            constants + ";",
-            "",
-            "  private final long value;",
-            "",
-            f"  {name}(long value) {{",
-            "    this.value = value;",
-            "  }",
-            "",
-            "  /** The integer this member is on the wire. */",
-            "  public long value() {",
-            "    return value;",
-            "  }",
-            "",
-            "  /** Decodes one of the enum's integers (by value: `16.0` is 16); anything else is refused. */",
-            f"  public static {name} fromJson(JsonValue value, String path) throws DecodeException {{",
-            "    if (value instanceof JsonNumber n && n.isIntegral()) {",
-            f"      for ({name} member : values()) {{",
-            "        if (BigInteger.valueOf(member.value).equals(n.integerValue())) {",
-            "          return member;",
-            "        }",
-            "      }",
-            "    }",
-            f'    throw new DecodeException(path, "must be one of the {name} integers");',
-            "  }",
-            "",
-            "  /** The integer as a JSON value. */",
-            "  public JsonValue toJson() {",
-            "    return JsonNumber.of(value);",
-            "  }",
-            "}",
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                HEADER.rstrip("\n"),
+                f"package {PACKAGE};",
+                "",
+                "import example.seqio.json.DecodeException;",
+                "import example.seqio.json.JsonNumber;",
+                "import example.seqio.json.JsonValue;",
+                "import java.math.BigInteger;",
+                "",
+                f"/** {one_line(named.get('doc')) or name + '.'} */",
+                f"public enum {name} {{",
+                constants + ";",
+                "",
+                "  private final long value;",
+                "",
+                f"  {name}(long value) {{",
+                "    this.value = value;",
+                "  }",
+                "",
+                "  /** The integer this member is on the wire. */",
+                "  public long value() {",
+                "    return value;",
+                "  }",
+                "",
+                "  /** Decodes one of the enum's integers (by value: `16.0` is 16); anything else is refused. */",
+                f"  public static {name} fromJson(JsonValue value, String path) throws DecodeException {{",
+                "    if (value instanceof JsonNumber n && n.isIntegral()) {",
+                f"      for ({name} member : values()) {{",
+                "        if (BigInteger.valueOf(member.value).equals(n.integerValue())) {",
+                "          return member;",
+                "        }",
+                "      }",
+                "    }",
+                f'    throw new DecodeException(path, "must be one of the {name} integers");',
+                "  }",
+                "",
+                "  /** The integer as a JSON value. */",
+                "  public JsonValue toJson() {",
+                "    return JsonNumber.of(value);",
+                "  }",
+                "}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def registry(model: dict[str, Any]) -> str:
     names = [t["name"] for t in model["types"] if t["name"] in top_level_names(model)]
     entries = "\n".join(f"      Map.entry({java_string(n)}, (v1, p1) -> {n}.fromJson(v1, p1).toJson())," for n in names)
-    return "\n".join(
-        [
-            HEADER.rstrip("\n"),
-            f"package {PACKAGE};",
-            "",
-            "import example.seqio.json.DecodeException;",
-            "import example.seqio.json.JsonValue;",
-            "import java.util.Map;",
-            "",
-            "/** Every contract type by name: decode a JSON value into the type, then encode it back. */",
-            "public final class Types {",
-            "  /** Decodes into the named type and encodes back; throws when the value does not fit the type. */",
-            "  @FunctionalInterface",
-            "  public interface RoundTrip {",
-            "    JsonValue apply(JsonValue value, String path) throws DecodeException;",
-            "  }",
-            "",
-            "  /** The contract's type names (spec/schemas/<Type>.json), each with its round trip. */",
-            "  public static final Map<String, RoundTrip> BY_NAME = Map.ofEntries(",
-            entries.rstrip(","),
-            "  );",
-            "",
-            "  private Types() {}",
-            "}",
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                HEADER.rstrip("\n"),
+                f"package {PACKAGE};",
+                "",
+                "import example.seqio.json.DecodeException;",
+                "import example.seqio.json.JsonValue;",
+                "import java.util.Map;",
+                "",
+                "/** Every contract type by name: decode a JSON value into the type, then encode it back. */",
+                "public final class Types {",
+                "  /** Decodes into the named type and encodes back; throws when the value does not fit the type. */",
+                "  @FunctionalInterface",
+                "  public interface RoundTrip {",
+                "    JsonValue apply(JsonValue value, String path) throws DecodeException;",
+                "  }",
+                "",
+                "  /** The contract's type names (spec/schemas/<Type>.json), each with its round trip. */",
+                "  public static final Map<String, RoundTrip> BY_NAME = Map.ofEntries(",
+                entries.rstrip(","),
+                "  );",
+                "",
+                "  private Types() {}",
+                "}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def ref_route(expr: Expr) -> str | None:
@@ -428,27 +450,30 @@ def walk_table(model: dict[str, Any]) -> str:
         routes = [(f["json"], ref_route(f["type"])) for f in named["fields"]]
         pairs = ", ".join(f"{java_string(member)}, {java_string(route)}" for member, route in routes if route)
         rows.append(f"      Map.entry({java_string(named['name'])}, Map.of({pairs})),")
-    return "\n".join(
-        [
-            HEADER.rstrip("\n"),
-            f"package {PACKAGE};",
-            "",
-            "import java.util.Map;",
-            "",
-            "/**",
-            " * Where named types sit inside each object type: member → route (`ref T`, `map ref T`, `list ref T`).",
-            " * The validator's typed walk reads it to find every node of a type, however deeply nested.",
-            " */",
-            "public final class Routes {",
-            "  /** Object type → member → route to the named type it holds (members holding none are left out). */",
-            "  public static final Map<String, Map<String, String>> BY_TYPE = Map.ofEntries(",
-            "\n".join(rows).rstrip(","),
-            "  );",
-            "",
-            "  private Routes() {}",
-            "}",
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                HEADER.rstrip("\n"),
+                f"package {PACKAGE};",
+                "",
+                "import java.util.Map;",
+                "",
+                "/**",
+                " * Where named types sit inside each object type: member → route (`ref T`, `map ref T`, `list ref T`)",
+                " * The validator's typed walk reads it to find every node of a type, however deeply nested.",
+                " */",
+                "public final class Routes {",
+                "  /** Object type → member → route to the named type it holds (members holding none are left out). */",
+                "  public static final Map<String, Map<String, String>> BY_TYPE = Map.ofEntries(",
+                "\n".join(rows).rstrip(","),
+                "  );",
+                "",
+                "  private Routes() {}",
+                "}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def top_level_names(model: dict[str, Any]) -> set[str]:
@@ -486,7 +511,9 @@ def pom(model: dict[str, Any]) -> str:
         )
 
     plugins = "".join(
-        f"      <plugin>\n{gav(c, v, '        ')}      </plugin>\n" for c, v in PLUGINS.items() if "build-helper" not in c
+        f"      <plugin>\n{gav(c, v, '        ', PLUGIN_SETTINGS.get(c, ''))}      </plugin>\n"
+        for c, v in PLUGINS.items()
+        if "build-helper" not in c
     )
     validator, junit = DEPENDENCIES.items()
     return POM_TEMPLATE.format(
@@ -495,7 +522,11 @@ def pom(model: dict[str, Any]) -> str:
         validator=gav(*validator, "      "),
         junit=gav(*junit, "      ", "      <scope>test</scope>\n"),
         plugins=plugins,
-        helper=gav("org.codehaus.mojo:build-helper-maven-plugin", PLUGINS["org.codehaus.mojo:build-helper-maven-plugin"], "        "),
+        helper=gav(
+            "org.codehaus.mojo:build-helper-maven-plugin",
+            PLUGINS["org.codehaus.mojo:build-helper-maven-plugin"],
+            "        ",
+        ),
     )
 
 

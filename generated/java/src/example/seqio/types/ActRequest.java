@@ -6,11 +6,9 @@ import example.seqio.json.Decode;
 import example.seqio.json.DecodeException;
 import example.seqio.json.Encode;
 import example.seqio.json.Field;
-import example.seqio.json.JsonNumber;
 import example.seqio.json.JsonReader;
 import example.seqio.json.JsonValue;
 import example.seqio.json.JsonWriter;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 

@@ -10,7 +10,6 @@ import example.seqio.json.JsonNumber;
 import example.seqio.json.JsonReader;
 import example.seqio.json.JsonValue;
 import example.seqio.json.JsonWriter;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 

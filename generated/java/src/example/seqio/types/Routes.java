@@ -5,7 +5,7 @@ package example.seqio.types;
 import java.util.Map;
 
 /**
- * Where named types sit inside each object type: member → route (`ref T`, `map ref T`, `list ref T`).
+ * Where named types sit inside each object type: member → route (`ref T`, `map ref T`, `list ref T`)
  * The validator's typed walk reads it to find every node of a type, however deeply nested.
  */
 public final class Routes {

@@ -144,7 +144,6 @@ public final class Decode {
   }
 
   /** A union told apart by JSON type: the first option whose JSON type fits decides, kept as the JSON value. */
-  @SafeVarargs
   public static JsonValue union(JsonValue value, String path, Decoder<?>... options) throws DecodeException {
     DecodeException last = null;
     for (Decoder<?> option : options) {

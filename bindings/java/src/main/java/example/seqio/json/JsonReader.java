@@ -44,13 +44,15 @@ public final class JsonReader {
 
   private final String text;
   private final int maxDepth;
+  private final boolean keepLiterals;
   private final List<Refusal> collected = new ArrayList<>();
   private final List<Object> path = new ArrayList<>();
   private int pos;
 
-  private JsonReader(String text, int maxDepth) {
+  private JsonReader(String text, int maxDepth, boolean keepLiterals) {
     this.text = text;
     this.maxDepth = maxDepth;
+    this.keepLiterals = keepLiterals;
   }
 
   /** Reads UTF-8 bytes as a contract instance ({@code MAX_JSON_DEPTH}). */
@@ -83,7 +85,19 @@ public final class JsonReader {
       return refused(TOO_LARGE, "the document is " + text.length() + " characters, more than the "
           + MAX_DOCUMENT_BYTES + " bytes this reader accepts (spec/validation.md, \"Limits\")");
     }
-    JsonReader reader = new JsonReader(text, maxDepth);
+    return run(new JsonReader(text, maxDepth, false));
+  }
+
+  /**
+   * Reads a bundle of test documents (conformance/vectors.json) whose values may hold numbers the wire rules
+   * refuse: such a number is kept as its literal only, so writing it back gives the text a vector means.
+   * Every other rule applies as in {@link #read(String, int)}. Not for contract instances.
+   */
+  public static Result readKeepingLiterals(String text, int maxDepth) {
+    return run(new JsonReader(text, maxDepth, true));
+  }
+
+  private static Result run(JsonReader reader) {
     try {
       JsonValue value = reader.document();
       if (!reader.collected.isEmpty()) {
@@ -103,6 +117,7 @@ public final class JsonReader {
 
   /** Ends the pass: a refusal of the whole text. */
   private static final class Stop extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     final transient Refusal refusal;
 
     Stop(Refusal refusal) {
@@ -406,6 +421,9 @@ public final class JsonReader {
   }
 
   private JsonValue integerLiteral(String literal, int digits) {
+    if (keepLiterals && digits > MAX_FINITE_DIGITS) {
+      return JsonNumber.fromLiteral(null, Double.NaN, true, literal);
+    }
     if (digits > Contract.MAX_INTEGER_DIGITS) {
       collected.add(new Refusal(JsonPath.of(path), INTEGER_TOO_LONG, "an integer of " + digits
           + " digits is longer than the " + Contract.MAX_INTEGER_DIGITS
@@ -459,6 +477,9 @@ public final class JsonReader {
   }
 
   private JsonValue nonFinite(String literal) {
+    if (keepLiterals) {
+      return JsonNumber.fromLiteral(null, Double.NaN, false, literal);
+    }
     collected.add(new Refusal(JsonPath.of(path), NON_FINITE, "the number " + Quote.shortText(literal)
         + " is beyond the range of a binary64 double (spec/validation.md, wire rules)"));
     return JsonValue.Null.NULL;

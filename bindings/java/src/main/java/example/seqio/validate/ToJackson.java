@@ -30,7 +30,7 @@ final class ToJackson {
     } else if (value instanceof JsonNumber n) {
       return number(n);
     } else if (value instanceof JsonValue.Str s) {
-      return NODES.textNode(s.value());
+      return NODES.stringNode(s.value());
     } else if (value instanceof JsonValue.Arr a) {
       ArrayNode out = NODES.arrayNode(a.items().size());
       for (JsonValue item : a.items()) {
