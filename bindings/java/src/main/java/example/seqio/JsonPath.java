@@ -53,7 +53,17 @@ public final class JsonPath {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
   }
 
-  /** A JSON string as {@code JSON.stringify} writes it: short escapes, {@code \\u00xx} below U+0020, else as is. */
+  /** A surrogate that is not half of a pair: written as an escape, since UTF-8 cannot carry it. */
+  private static boolean isLoneSurrogate(String text, int i) {
+    char c = text.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+    }
+    return Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
+  }
+
+  /** A JSON string as {@code JSON.stringify} writes it: short escapes, {@code \\u00xx} below U+0020 and for a lone
+   * surrogate, every other character as itself. */
   public static void quote(StringBuilder out, String text) {
     out.append('"');
     for (int i = 0; i < text.length(); i++) {
@@ -67,7 +77,7 @@ public final class JsonPath {
         case '\f' -> out.append("\\f");
         case '\r' -> out.append("\\r");
         default -> {
-          if (c < 0x20) {
+          if (c < 0x20 || isLoneSurrogate(text, i)) {
             out.append(String.format("\\u%04x", (int) c));
           } else {
             out.append(c);

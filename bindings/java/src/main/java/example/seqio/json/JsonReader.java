@@ -45,14 +45,16 @@ public final class JsonReader {
   private final String text;
   private final int maxDepth;
   private final boolean keepLiterals;
+  private final boolean loneSurrogates;
   private final List<Refusal> collected = new ArrayList<>();
   private final List<Object> path = new ArrayList<>();
   private int pos;
 
-  private JsonReader(String text, int maxDepth, boolean keepLiterals) {
+  private JsonReader(String text, int maxDepth, boolean keepLiterals, boolean loneSurrogates) {
     this.text = text;
     this.maxDepth = maxDepth;
     this.keepLiterals = keepLiterals;
+    this.loneSurrogates = loneSurrogates;
   }
 
   /** Reads UTF-8 bytes as a contract instance ({@code MAX_JSON_DEPTH}). */
@@ -85,7 +87,15 @@ public final class JsonReader {
       return refused(TOO_LARGE, "the document is " + text.length() + " characters, more than the "
           + MAX_DOCUMENT_BYTES + " bytes this reader accepts (spec/validation.md, \"Limits\")");
     }
-    return run(new JsonReader(text, maxDepth, false));
+    return run(new JsonReader(text, maxDepth, false, false));
+  }
+
+  /**
+   * Reads a protocol message (conformance/protocol.md): its strings may hold lone surrogates, since a message's
+   * {@code json} member carries an instance's text exactly, and the instance's reader then refuses them.
+   */
+  public static Result readMessage(String text, int maxDepth) {
+    return run(new JsonReader(text, maxDepth, false, true));
   }
 
   /**
@@ -94,7 +104,7 @@ public final class JsonReader {
    * Every other rule applies as in {@link #read(String, int)}. Not for contract instances.
    */
   public static Result readKeepingLiterals(String text, int maxDepth) {
-    return run(new JsonReader(text, maxDepth, true));
+    return run(new JsonReader(text, maxDepth, true, false));
   }
 
   private static Result run(JsonReader reader) {
@@ -303,7 +313,9 @@ public final class JsonReader {
       } else {
         pos++;
       }
-      if (Character.isHighSurrogate(c)) {
+      if (loneSurrogates) {
+        out.append(c);
+      } else if (Character.isHighSurrogate(c)) {
         out.append(c);
         out.append(lowSurrogateAfterHigh());
       } else if (Character.isLowSurrogate(c)) {

@@ -35,7 +35,7 @@ final class Lines {
       if (line.isBlank()) {
         continue;
       }
-      JsonReader.Result read = JsonReader.read(line, Contract.MAX_JSON_DEPTH + MESSAGE_EXTRA_DEPTH);
+      JsonReader.Result read = JsonReader.readMessage(line, Contract.MAX_JSON_DEPTH + MESSAGE_EXTRA_DEPTH);
       Map<String, JsonValue> message =
           read.ok() && read.value() instanceof JsonValue.Obj o ? o.members() : null;
       out.print(JsonWriter.write(handler.answer(message, read)));
