@@ -7,6 +7,7 @@
 package example.seqio.validate;
 
 import example.seqio.Contract;
+import example.seqio.JsonPath;
 import example.seqio.Refusal;
 import example.seqio.json.JsonNumber;
 import example.seqio.json.JsonReader;
@@ -74,43 +75,46 @@ public final class Validator {
     return beyond.isEmpty() ? new Outcome(true, normalized, List.of()) : Outcome.refused(beyond);
   }
 
-  /** The depth and integer-length limits for a value built in memory, checked without recursion. */
+  /** The depth and number limits for a value built in memory, checked without recursion. */
   private static Refusal limitRefusal(JsonValue root) {
     Deque<Object[]> work = new ArrayDeque<>();
-    work.push(new Object[] {root, 0});
+    work.push(new Object[] {root, 0, "$"});
     while (!work.isEmpty()) {
       Object[] top = work.pop();
       JsonValue value = (JsonValue) top[0];
       int depth = (Integer) top[1];
+      String path = (String) top[2];
       if (depth > Contract.MAX_JSON_DEPTH) {
         return new Refusal("$", JsonReader.TOO_DEEP, "a value is nested more deeply than "
             + Contract.MAX_JSON_DEPTH + " arrays and objects (spec/validation.md, \"Limits\")");
       }
-      if (value instanceof JsonNumber n && n.isIntegral() && n.writtenAsInteger()) {
-        Refusal tooLong = integerRefusal(n);
-        if (tooLong != null) {
-          return tooLong;
+      if (value instanceof JsonNumber n && n.isIntegral()) {
+        Refusal refusal = integerRefusal(n, path);
+        if (refusal != null) {
+          return refusal;
         }
       } else if (value instanceof JsonValue.Arr a) {
-        a.items().forEach(item -> work.push(new Object[] {item, depth + 1}));
+        for (int i = a.items().size() - 1; i >= 0; i--) {
+          work.push(new Object[] {a.items().get(i), depth + 1, JsonPath.child(path, i)});
+        }
       } else if (value instanceof JsonValue.Obj o) {
         for (Map.Entry<String, JsonValue> m : o.members().entrySet()) {
-          work.push(new Object[] {m.getValue(), depth + 1});
+          work.push(new Object[] {m.getValue(), depth + 1, JsonPath.child(path, m.getKey())});
         }
       }
     }
     return null;
   }
 
-  private static Refusal integerRefusal(JsonNumber n) {
+  private static Refusal integerRefusal(JsonNumber n, String path) {
+    if (!Double.isInfinite(n.integerValue().doubleValue())) {
+      return null;
+    }
     int digits = n.integerValue().abs().toString().length();
-    if (digits > Contract.MAX_INTEGER_DIGITS) {
-      return new Refusal("$", JsonReader.INTEGER_TOO_LONG, "an integer of " + digits + " digits is longer than "
+    if (n.writtenAsInteger() && digits > Contract.MAX_INTEGER_DIGITS) {
+      return new Refusal(path, JsonReader.INTEGER_TOO_LONG, "an integer of " + digits + " digits is longer than "
           + Contract.MAX_INTEGER_DIGITS + " digits");
     }
-    if (Double.isInfinite(n.integerValue().doubleValue())) {
-      return new Refusal("$", JsonReader.NON_FINITE, "the integer is beyond the range of a binary64 double");
-    }
-    return null;
+    return new Refusal(path, JsonReader.NON_FINITE, "the number is beyond the range of a binary64 double");
   }
 }

@@ -133,6 +133,12 @@ class ValidatorTest {
       deep = new JsonValue.Arr(List.of(deep));
     }
     assertEquals("wire.too-deep", VALIDATOR.validate("ActRequest", deep).refusals().get(0).rule());
+    java.util.Map<String, JsonValue> members = JsonValue.Obj.newMembers();
+    members.put("inputs", new JsonValue.Arr(List.of(
+        example.seqio.json.JsonNumber.of(java.math.BigInteger.TEN.pow(400)))));
+    List<Refusal> found = VALIDATOR.validate("ActRequest", new JsonValue.Obj(members)).refusals();
+    assertEquals(List.of("$.inputs[0] wire.non-finite-number"),
+        found.stream().map(r -> r.path() + " " + r.rule()).toList());
   }
 
   @Test
