@@ -40,6 +40,6 @@ binding-java: $(STAMP)
 			-DpomFile=$(CURDIR)/$(JAVA_POM) -Durl=file://$$tmp/repo -DrepositoryId=seq-io-temporary && \
 		mkdir "$$tmp/consumer" && cp -R bindings/java/consumer/. "$$tmp/consumer/" && \
 		sed -i -e "s|@VERSION@|$(JAVA_VERSION)|" -e "s|@REPO@|file://$$tmp/repo|" "$$tmp/consumer/pom.xml" && \
-		cd "$$tmp/consumer" && timeout 600 $(JAVA_MVN) -q package dependency:build-classpath \
+		cd "$$tmp/consumer" && timeout 600 $(JAVA_MVN) -q compile dependency:build-classpath \
 			-Dmdep.outputFile=cp.txt && \
-		timeout 120 java -cp "target/classes:$$(cat cp.txt)" consumer.Main
+		timeout 120 java -Dslf4j.internal.verbosity=ERROR -cp "target/classes:$$(cat cp.txt)" consumer.Main

@@ -50,6 +50,7 @@ PLUGINS = {
     "org.apache.maven.plugins:maven-resources-plugin": "3.3.1",
     "org.apache.maven.plugins:maven-install-plugin": "3.1.3",
     "org.apache.maven.plugins:maven-deploy-plugin": "3.1.3",
+    "org.apache.maven.plugins:maven-dependency-plugin": "3.8.1",
     "org.codehaus.mojo:build-helper-maven-plugin": "3.6.0",
 }
 """Exact plugin versions, so a fresh machine builds with what was tested."""
