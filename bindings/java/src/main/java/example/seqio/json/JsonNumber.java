@@ -80,11 +80,6 @@ public final class JsonNumber implements JsonValue {
     return integer != null ? integer.doubleValue() : fraction;
   }
 
-  /** The same value, written as an integer: what an {@code integer} member writes ({@code 2.0} → {@code 2}). */
-  public JsonNumber asIntegerKind() {
-    return writtenAsInteger ? this : of(integerValue());
-  }
-
   /** The literal this number was read from, or null when it was built in memory. */
   public String literal() {
     return literal;

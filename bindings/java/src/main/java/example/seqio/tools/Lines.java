@@ -38,9 +38,20 @@ final class Lines {
       JsonReader.Result read = JsonReader.readMessage(line, Contract.MAX_JSON_DEPTH + MESSAGE_EXTRA_DEPTH);
       Map<String, JsonValue> message =
           read.ok() && read.value() instanceof JsonValue.Obj o ? o.members() : null;
-      out.print(JsonWriter.write(handler.answer(message, read)));
+      out.print(JsonWriter.write(answerOrFault(handler, message, read)));
       out.print('\n');
       out.flush();
+    }
+  }
+
+  /** The handler's answer; a fault inside it is answered as an error line, so the session goes on. */
+  private static JsonValue answerOrFault(Handler handler, Map<String, JsonValue> message, JsonReader.Result read) {
+    try {
+      return handler.answer(message, read);
+    } catch (RuntimeException | StackOverflowError fault) {
+      String id = text(message, "id");
+      return object("type", "error", "id", id == null ? "" : id, "rule", "protocol.internal-error",
+          "message", "the program failed on this request: " + fault);
     }
   }
 

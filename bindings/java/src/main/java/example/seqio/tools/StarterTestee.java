@@ -28,7 +28,7 @@ public final class StarterTestee {
     Lines.serve(StarterTestee::answer);
   }
 
-  private static JsonValue answer(Map<String, JsonValue> message, JsonReader.Result read) {
+  static JsonValue answer(Map<String, JsonValue> message, JsonReader.Result read) {
     String type = Lines.text(message, "type");
     if ("hello".equals(type)) {
       return hello();

@@ -1,4 +1,5 @@
-// Path notation of spec/validation.md, checked on the spec's own examples.
+// Path segments → path text, checked on the examples of spec/validation.md "Path notation".
+// WHY: vectors compare paths as text, so one wrong escape fails every refusal under such a key.
 package example.seqio.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

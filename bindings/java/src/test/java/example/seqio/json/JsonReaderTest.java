@@ -46,6 +46,13 @@ class JsonReaderTest {
   }
 
   @Test
+  void documentsOverTheReaderLimitAreRefusedWhole() {
+    byte[] oversized = new byte[JsonReader.MAX_DOCUMENT_BYTES + 1];
+    assertEquals(List.of("$ reader.too-large"),
+        JsonReader.read(oversized).refusals().stream().map(r -> r.path() + " " + r.rule()).toList());
+  }
+
+  @Test
   void aByteOrderMarkIsRefused() {
     refusedAt("\uFEFF{}", "$", "wire.json-syntax");
     byte[] withBom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '{', '}'};
