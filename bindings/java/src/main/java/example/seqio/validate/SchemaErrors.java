@@ -15,7 +15,7 @@ import example.seqio.json.Quote;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,23 +56,46 @@ final class SchemaErrors {
       }
     }
     Map<String, Integer> ranks = new HashMap<>();
-    Set<Refusal> found = new LinkedHashSet<>();
+    Map<String, Ranked> found = new LinkedHashMap<>();
+    Map<String, List<String>> unknownKeys = new HashMap<>();
     for (Raw raw : raws) {
       if (speaks(raw, evalPaths, branchesSeen)) {
         Refusal refusal = refusal(raw);
         int rank = rank(raw.error.getKeyword());
         ranks.merge(refusal.path(), rank, Math::min);
-        found.add(new Refusal(refusal.path(), refusal.rule(), rank + "\u0000" + refusal.message()));
+        String key = refusal.path() + "\u0000" + refusal.rule();
+        found.putIfAbsent(key, new Ranked(refusal, rank));
+        if (raw.error.getKeyword().equals("additionalProperties") && raw.error.getProperty() != null) {
+          unknownKeys.computeIfAbsent(key, k -> new ArrayList<>()).add(raw.error.getProperty());
+        }
       }
     }
     List<Refusal> out = new ArrayList<>();
-    for (Refusal r : found) {
-      int cut = r.message().indexOf('\u0000');
-      if (Integer.parseInt(r.message().substring(0, cut)) == ranks.get(r.path())) {
-        out.add(new Refusal(r.path(), r.rule(), r.message().substring(cut + 1)));
+    for (Map.Entry<String, Ranked> entry : found.entrySet()) {
+      Refusal r = entry.getValue().refusal;
+      if (entry.getValue().rank == ranks.get(r.path())) {
+        List<String> keys = unknownKeys.get(entry.getKey());
+        out.add(keys == null ? r : new Refusal(r.path(), r.rule(), unknownKeysSentence(keys)));
       }
     }
     return out;
+  }
+
+  private record Ranked(Refusal refusal, int rank) {}
+
+  /** At most this many unknown keys are named in one sentence (spec/validation.md, "Limits"). */
+  private static final int KEYS_NAMED = 5;
+
+  private static String unknownKeysSentence(List<String> keys) {
+    List<String> sorted = new ArrayList<>(new TreeSet<>(keys));
+    StringBuilder out = new StringBuilder("unknown key(s) ");
+    for (int i = 0; i < Math.min(KEYS_NAMED, sorted.size()); i++) {
+      out.append(i > 0 ? ", " : "").append(Quote.shortJson(sorted.get(i)));
+    }
+    if (sorted.size() > KEYS_NAMED) {
+      out.append(" and ").append(sorted.size() - KEYS_NAMED).append(" more");
+    }
+    return out.append(": this object is closed").toString();
   }
 
   /**
@@ -227,6 +250,11 @@ final class SchemaErrors {
         && !Pattern.compile(pattern.value()).matcher(name).find()) {
       return "pattern";
     }
-    return members.containsKey("not") ? "not" : "propertyNames";
+    for (String keyword : members.keySet()) {
+      if (!keyword.equals("description") && !keyword.equals("title") && !keyword.startsWith("x-")) {
+        return keyword; // the subschema's remaining keyword (`not`, `allOf`, ...): never `propertyNames` itself
+      }
+    }
+    throw new IllegalStateException("a propertyNames subschema without keywords refuses nothing");
   }
 }

@@ -47,6 +47,11 @@ class ValidatorTest {
   @Test
   void additionalPropertiesIsReportedAtTheObject() {
     refusedAt("Camera", "{\"width\": 1, \"height\": 1, \"x\": 1}", "$", "additionalProperties");
+    String sixExtra = "{\"width\": 1, \"height\": 1, \"a\": 1, \"b\": 1, \"c\": 1, \"d\": 1, \"e\": 1, \"f\": 1}";
+    List<Refusal> found = refusals("Camera", sixExtra);
+    assertEquals(1, found.size());
+    assertEquals("unknown key(s) \"a\", \"b\", \"c\", \"d\", \"e\" and 1 more: this object is closed",
+        found.get(0).message());
   }
 
   @Test
