@@ -1,0 +1,3 @@
+module seq-io-spec.example/seqio
+
+go 1.25
