@@ -52,7 +52,21 @@ func ReadJSONWithDepth(text []byte, maxDepth int) (Value, []Refusal) {
 	if !utf8.Valid(text) {
 		return Value{}, []Refusal{syntaxRefusal("the text is not valid UTF-8")}
 	}
-	r := reader{text: text, maxDepth: maxDepth, maxDigits: Limits().MaxIntegerDigits}
+	return readWith(reader{text: text, maxDepth: maxDepth, maxDigits: Limits().MaxIntegerDigits})
+}
+
+// ReadMessage reads a protocol message (conformance/protocol.md): nesting up to MAX_JSON_DEPTH + 16, and a lone
+// surrogate escape kept inside its string (as the three WTF-8 bytes of the code point), so that the instance text
+// a message carries reaches ReadJSON with it and is refused there as the spec says.
+func ReadMessage(line []byte) (Value, []Refusal) {
+	if !utf8.Valid(line) {
+		return Value{}, []Refusal{syntaxRefusal("the text is not valid UTF-8")}
+	}
+	return readWith(reader{text: line, maxDepth: Limits().MaxJSONDepth + 16, maxDigits: Limits().MaxIntegerDigits,
+		keepLoneSurrogates: true})
+}
+
+func readWith(r reader) (Value, []Refusal) {
 	value, fatal := r.document()
 	if fatal != nil {
 		return Value{}, []Refusal{*fatal}
@@ -83,6 +97,8 @@ type reader struct {
 	refusals  []Refusal
 	maxDepth  int
 	maxDigits int
+	// keepLoneSurrogates writes a lone surrogate escape as WTF-8 bytes instead of refusing it (messages only).
+	keepLoneSurrogates bool
 }
 
 func (r *reader) fail(format string, args ...any) *Refusal {
@@ -395,15 +411,19 @@ func (r *reader) escape(b *strings.Builder) *Refusal {
 		b.WriteRune(rune(unit))
 		return nil
 	}
-	if unit >= 0xDC00 || !strings.HasPrefix(string(r.text[r.pos:min(len(r.text), r.pos+2)]), "\\u") {
+	if unit < 0xDC00 && strings.HasPrefix(string(r.text[r.pos:min(len(r.text), r.pos+6)]), "\\u") {
+		saved := r.pos
+		r.pos++
+		if low, ok := r.hex4(); ok && low >= 0xDC00 && low <= 0xDFFF {
+			b.WriteRune(utf16.DecodeRune(rune(unit), rune(low)))
+			return nil
+		}
+		r.pos = saved
+	}
+	if !r.keepLoneSurrogates {
 		return r.fail("a string holds a lone surrogate")
 	}
-	r.pos++
-	low, ok := r.hex4()
-	if !ok || low < 0xDC00 || low > 0xDFFF {
-		return r.fail("a string holds a lone surrogate")
-	}
-	b.WriteRune(utf16.DecodeRune(rune(unit), rune(low)))
+	b.Write([]byte{0xE0 | byte(unit>>12), 0x80 | byte(unit>>6)&0x3F, 0x80 | byte(unit)&0x3F})
 	return nil
 }
 

@@ -1,5 +1,6 @@
 // The spec's data files, embedded: embedded/contract.json (limits), embedded/identifier-characters.json
-// (XID_Start/XID_Continue of Unicode 14.0) and embedded/schemas/*.json → read once, on first use.
+// (XID_Start/XID_Continue of Unicode 14.0), embedded/schemas/*.json and the type model
+// (embedded/binding-model.json, for the typed walk of beyond.go) → read once, on first use.
 //
 // WHY it is shaped this way: a module consumed from the Go module cache has no checkout beside it, so everything the
 // validator needs travels inside the package. The files under embedded/ are byte copies of spec/ written by
@@ -14,7 +15,8 @@ import (
 	"sync"
 )
 
-//go:embed embedded/contract.json embedded/identifier-characters.json embedded/schemas/*.json
+//go:embed embedded/contract.json embedded/identifier-characters.json embedded/binding-model.json
+//go:embed embedded/schemas/*.json
 var specFiles embed.FS
 
 // ContractLimits are the contract limits of spec/contract.json that this binding applies.

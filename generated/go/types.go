@@ -2377,7 +2377,7 @@ func (x ActionContractMaxDelta) ToValue() Value {
 	if x.List != nil {
 		return encodeActionContractMaxDeltaList(*x.List)
 	}
-	return Null()
+	return NullValue()
 }
 
 // InferParamChoicesItem holds exactly one of: number or boolean or string (set one field).
@@ -2413,7 +2413,7 @@ func (x InferParamChoicesItem) ToValue() Value {
 	if x.String != nil {
 		return encodeString(*x.String)
 	}
-	return Null()
+	return NullValue()
 }
 
 // InferParamDefault holds exactly one of: number or boolean or string (set one field).
@@ -2449,7 +2449,7 @@ func (x InferParamDefault) ToValue() Value {
 	if x.String != nil {
 		return encodeString(*x.String)
 	}
-	return Null()
+	return NullValue()
 }
 
 func decodeActRequestParams(v *Value, path string) (Map[Value], error) {

@@ -12,7 +12,7 @@ values outside an enum), an encoder back to `Value` (absent stays absent, null s
 from the model too.
 Output: generated/go/types.go (the reviewed copy beside the other languages' generated code),
 bindings/go/types_gen.go (the same bytes, so the Go module builds from its own folder alone) and
-bindings/go/embedded/{contract.json, identifier-characters.json, schemas/*.json}.
+bindings/go/embedded/{contract.json, identifier-characters.json, binding-model.json, schemas/*.json}.
 
     python -m seq_io_maint.codegen_go generate   # write the files
     python -m seq_io_maint.codegen_go check      # regenerate into a temp folder, fail on any byte of difference
@@ -311,7 +311,7 @@ class GoWriter:
             f"\nfunc decode{name}(v *Value, path string) ({name}, error) {{\n\tswitch v.Kind {{\n{''.join(decode)}\t}}\n"
             f"\treturn {name}{{}}, typeRefusal(path, \"{labels}\", v)\n}}\n"
             f"\n// ToValue is the value as JSON (null when no field is set).\nfunc (x {name}) ToValue() Value {{\n"
-            f"{''.join(encode)}\treturn Null()\n}}\n"
+            f"{''.join(encode)}\treturn NullValue()\n}}\n"
         )
 
     @staticmethod
@@ -341,6 +341,7 @@ def outputs() -> dict[str, bytes]:
     spec = CHECKOUT / "spec"
     for name in ("contract.json", "identifier-characters.json"):
         files[f"bindings/go/embedded/{name}"] = (spec / name).read_bytes()
+    files["bindings/go/embedded/binding-model.json"] = MODEL.read_bytes()
     for schema in sorted((spec / "schemas").glob("*.json")):
         files[f"bindings/go/embedded/schemas/{schema.name}"] = schema.read_bytes()
     return files

@@ -31,7 +31,7 @@ func main() {
 
 // answer is the reply line to one request line.
 func answer(line []byte) string {
-	request, refusals := seqio.ReadJSONWithDepth(line, seqio.Limits().MaxJSONDepth+16)
+	request, refusals := seqio.ReadMessage(line)
 	if len(refusals) > 0 {
 		return reply(seqio.NullValue(), "the request line is not JSON: "+refusals[0].Error())
 	}
