@@ -51,7 +51,8 @@ SCALARS = {"string": "string", "integer": "int64", "number": "Number", "boolean"
 def pascal(text: str) -> str:
     """`when_behind` → `WhenBehind`, `MAX_STREAM_FRAMES` → `MaxStreamFrames`, `hwc_uint8` → `HwcUint8`."""
     parts = text.replace("-", "_").replace(".", "_").split("_")
-    return "".join(part[:1].upper() + part[1:].lower() if part.isupper() else part[:1].upper() + part[1:] for part in parts if part)
+    words = [part.lower() if part.isupper() else part for part in parts if part]
+    return "".join(word[:1].upper() + word[1:] for word in words)
 
 
 def go_field_name(json_name: str) -> str:
@@ -231,7 +232,7 @@ class GoWriter:
         name = named["name"]
         fields = named["fields"]
         out = [
-            f"\n// ToValue is the instance as a JSON value: absent members stay absent, nulls stay null.\n",
+            "\n// ToValue is the instance as a JSON value: absent members stay absent, nulls stay null.\n",
             f"func (x {name}) ToValue() Value {{\n",
             f"\tmembers := make([]Member, 0, {len(fields)})\n",
         ]
@@ -250,7 +251,7 @@ class GoWriter:
     @staticmethod
     def json_methods(name: str) -> str:
         return (
-            f"\n// MarshalJSON writes the instance exactly (spec/validation.md \"Writing an instance\").\n"
+            f'\n// MarshalJSON writes the instance exactly (spec/validation.md "Writing an instance").\n'
             f"func (x {name}) MarshalJSON() ([]byte, error) {{\n\tv := x.ToValue()\n\treturn WriteJSON(&v), nil\n}}\n"
             f"\n// UnmarshalJSON reads the instance under the wire rules, then decodes it.\n"
             f"func (x *{name}) UnmarshalJSON(text []byte) error {{\n\treturn unmarshalText(text, decode{name}, x)\n}}\n"
@@ -267,11 +268,11 @@ class GoWriter:
             f"\n{comment(named['doc']) or f'// {name} is one of a fixed set of strings.' + chr(10)}"
             f"type {name} string\n\n// The values of {name}.\nconst (\n{consts})\n"
             f"\nfunc decode{name}(v *Value, path string) ({name}, error) {{\n"
-            f"\ts, err := decodeString(v, path)\n\tif err != nil {{\n\t\treturn \"\", err\n\t}}\n"
+            f'\ts, err := decodeString(v, path)\n\tif err != nil {{\n\t\treturn "", err\n\t}}\n'
             f"\tswitch s {{\n\tcase {cases}:\n\t\treturn {name}(s), nil\n\t}}\n"
-            f"\treturn \"\", notInEnum(path, v)\n}}\n"
-            f"\n// ToValue is the value as a JSON string.\nfunc (x {name}) ToValue() Value {{ return StringValue(string(x)) }}\n"
-            + self.json_methods(name)
+            f'\treturn "", notInEnum(path, v)\n}}\n'
+            "\n// ToValue is the value as a JSON string.\n"
+            f"func (x {name}) ToValue() Value {{ return StringValue(string(x)) }}\n" + self.json_methods(name)
         )
 
     def int_enum(self, named: Named) -> str:
@@ -286,8 +287,8 @@ class GoWriter:
             f"\ti, err := decodeInteger(v, path)\n\tif err != nil {{\n\t\treturn 0, err\n\t}}\n"
             f"\tswitch i {{\n\tcase {cases}:\n\t\treturn {name}(i), nil\n\t}}\n"
             f"\treturn 0, notInEnum(path, v)\n}}\n"
-            f"\n// ToValue is the value as a JSON integer.\nfunc (x {name}) ToValue() Value {{ return encodeInteger(int64(x)) }}\n"
-            + self.json_methods(name)
+            "\n// ToValue is the value as a JSON integer.\n"
+            f"func (x {name}) ToValue() Value {{ return encodeInteger(int64(x)) }}\n" + self.json_methods(name)
         )
 
     def union(self, name: str, expr: TypeExpr) -> str:
@@ -304,24 +305,36 @@ class GoWriter:
                 f"\tcase {json_kind}:\n\t\tx, err := {self.decoder(option, name + label)}(v, path)\n"
                 f"\t\treturn {name}{{{label}: &x}}, err\n"
             )
-            encode.append(f"\tif x.{label} != nil {{\n\t\treturn {self.encoder(option, name + label)}(*x.{label})\n\t}}\n")
+            encode.append(
+                f"\tif x.{label} != nil {{\n\t\treturn {self.encoder(option, name + label)}(*x.{label})\n\t}}\n"
+            )
         labels = " or ".join(self.option_label(o).lower() for o in options)
         return (
             f"\n// {name} holds exactly one of: {labels} (set one field).\ntype {name} struct {{\n{aligned(fields)}}}\n"
-            f"\nfunc decode{name}(v *Value, path string) ({name}, error) {{\n\tswitch v.Kind {{\n{''.join(decode)}\t}}\n"
-            f"\treturn {name}{{}}, typeRefusal(path, \"{labels}\", v)\n}}\n"
+            f"\nfunc decode{name}(v *Value, path string) ({name}, error) {{\n"
+            f"\tswitch v.Kind {{\n{''.join(decode)}\t}}\n"
+            f'\treturn {name}{{}}, typeRefusal(path, "{labels}", v)\n}}\n'
             f"\n// ToValue is the value as JSON (null when no field is set).\nfunc (x {name}) ToValue() Value {{\n"
             f"{''.join(encode)}\treturn NullValue()\n}}\n"
         )
 
     @staticmethod
     def option_label(option: TypeExpr) -> str:
-        return {"list": "List", "map": "Map", "ref": str(option.get("name"))}.get(option["kind"], pascal(option["kind"]))
+        labels = {"list": "List", "map": "Map", "ref": str(option.get("name"))}
+        return labels.get(option["kind"], pascal(option["kind"]))
 
     @staticmethod
     def json_kind(option: TypeExpr) -> str:
-        kinds = {"string": "KindString", "integer": "KindNumber", "number": "KindNumber", "boolean": "KindBool",
-                 "list": "KindArray", "tuple": "KindArray", "map": "KindObject", "ref": "KindObject"}
+        kinds = {
+            "string": "KindString",
+            "integer": "KindNumber",
+            "number": "KindNumber",
+            "boolean": "KindBool",
+            "list": "KindArray",
+            "tuple": "KindArray",
+            "map": "KindObject",
+            "ref": "KindObject",
+        }
         return kinds[option["kind"]]
 
     def registry(self) -> str:
@@ -358,7 +371,11 @@ def drift(files: dict[str, bytes]) -> list[str]:
     """The files whose checked-in bytes differ from a fresh generation (written to a temp folder first)."""
     with tempfile.TemporaryDirectory() as temp:
         write_all(Path(temp), files)
-        return [rel for rel in files if not (CHECKOUT / rel).is_file() or (CHECKOUT / rel).read_bytes() != (Path(temp) / rel).read_bytes()]
+        return [rel for rel in files if not same_file(CHECKOUT / rel, Path(temp) / rel)]
+
+
+def same_file(checked_in: Path, fresh: Path) -> bool:
+    return checked_in.is_file() and checked_in.read_bytes() == fresh.read_bytes()
 
 
 def main(argv: list[str]) -> int:
