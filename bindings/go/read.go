@@ -55,15 +55,16 @@ func ReadJSONWithDepth(text []byte, maxDepth int) (Value, []Refusal) {
 	return readWith(reader{text: text, maxDepth: maxDepth, maxDigits: Limits().MaxIntegerDigits})
 }
 
-// ReadMessage reads a protocol message (conformance/protocol.md): nesting up to MAX_JSON_DEPTH + 16, and a lone
-// surrogate escape kept inside its string (as the three WTF-8 bytes of the code point), so that the instance text
-// a message carries reaches ReadJSON with it and is refused there as the spec says.
+// ReadMessage reads a protocol message (conformance/protocol.md): nesting up to MAX_JSON_DEPTH + 16, integers of any
+// length read exactly, numbers beyond a double kept (Number.IsFinite says so), and a lone surrogate escape kept inside
+// its string (as the three WTF-8 bytes of the code point). What a message carries thus reaches the implementation,
+// which applies the wire rules itself: ReadJSON to an instance text, CheckValue to a body sent as a value.
 func ReadMessage(line []byte) (Value, []Refusal) {
 	if !utf8.Valid(line) {
 		return Value{}, []Refusal{syntaxRefusal("the text is not valid UTF-8")}
 	}
 	return readWith(reader{text: line, maxDepth: Limits().MaxJSONDepth + 16, maxDigits: Limits().MaxIntegerDigits,
-		keepLoneSurrogates: true})
+		messageMode: true})
 }
 
 func readWith(r reader) (Value, []Refusal) {
@@ -97,8 +98,9 @@ type reader struct {
 	refusals  []Refusal
 	maxDepth  int
 	maxDigits int
-	// keepLoneSurrogates writes a lone surrogate escape as WTF-8 bytes instead of refusing it (messages only).
-	keepLoneSurrogates bool
+	// messageMode keeps what the wire rules refuse inside a value (lone surrogates as WTF-8 bytes, numbers beyond a
+	// double or too long) instead of refusing it: protocol messages only.
+	messageMode bool
 }
 
 func (r *reader) fail(format string, args ...any) *Refusal {
@@ -340,6 +342,12 @@ func (r *reader) number() (Value, *Refusal) {
 		}
 	}
 	literal := string(r.text[start:r.pos])
+	if r.messageMode {
+		if n, finite := parseNumberLiteral(literal); finite && integerDigits <= r.maxDigits {
+			return NumberValue(n), nil
+		}
+		return NumberValue(unboundedNumber(literal)), nil
+	}
 	if isInteger && integerDigits > r.maxDigits {
 		r.refusals = append(r.refusals, Refusal{Path: r.path(true), Rule: RuleIntegerTooLong, Message: fmt.Sprintf(
 			"an integer of %d digits is longer than the %d digits the contract allows", integerDigits, r.maxDigits)})
@@ -420,7 +428,7 @@ func (r *reader) escape(b *strings.Builder) *Refusal {
 		}
 		r.pos = saved
 	}
-	if !r.keepLoneSurrogates {
+	if !r.messageMode {
 		return r.fail("a string holds a lone surrogate")
 	}
 	b.Write([]byte{0xE0 | byte(unit>>12), 0x80 | byte(unit>>6)&0x3F, 0x80 | byte(unit)&0x3F})
@@ -438,4 +446,74 @@ func (r *reader) hex4() (uint16, bool) {
 	}
 	r.pos += 5
 	return uint16(n), true
+}
+
+// CheckValue applies the wire limits to a value built in memory or read by ReadMessage, as ReadJSON applies them to
+// text (spec/validation.md "Limits"): a value enclosed by more than MAX_JSON_DEPTH containers is refused whole, at
+// `$`; otherwise every number beyond a double and every integer literal of more than MAX_INTEGER_DIGITS digits is
+// refused at its path. (A string holding a lone surrogate is not valid UTF-8; CheckValue refuses it as json-syntax.)
+func CheckValue(v *Value) []Refusal {
+	limits := Limits()
+	c := valueCheck{maxDepth: limits.MaxJSONDepth, maxDigits: limits.MaxIntegerDigits}
+	if !c.walk(v, 0) {
+		return []Refusal{{Path: "$", Rule: RuleTooDeep, Message: fmt.Sprintf(
+			"a value is nested more than %d arrays and objects deep", c.maxDepth)}}
+	}
+	if c.badText {
+		return []Refusal{syntaxRefusal("a string or member name is not valid Unicode (a lone surrogate)")}
+	}
+	return c.refusals
+}
+
+type valueCheck struct {
+	maxDepth, maxDigits int
+	segments            []string
+	refusals            []Refusal
+	badText             bool
+}
+
+// walk checks v, enclosed by `enclosing` containers; false means too deep (the walk stops there).
+func (c *valueCheck) walk(v *Value, enclosing int) bool {
+	if enclosing > c.maxDepth {
+		return false
+	}
+	switch v.Kind {
+	case KindString:
+		c.badText = c.badText || !utf8.ValidString(v.String)
+	case KindNumber:
+		c.number(v.Number)
+	case KindArray:
+		for i := range v.Items {
+			c.segments = append(c.segments, pathIndex(i))
+			ok := c.walk(&v.Items[i], enclosing+1)
+			c.segments = c.segments[:len(c.segments)-1]
+			if !ok {
+				return false
+			}
+		}
+	case KindObject:
+		for i := range v.Members {
+			c.badText = c.badText || !utf8.ValidString(v.Members[i].Key)
+			c.segments = append(c.segments, pathMember(v.Members[i].Key))
+			ok := c.walk(&v.Members[i].Value, enclosing+1)
+			c.segments = c.segments[:len(c.segments)-1]
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (c *valueCheck) number(n Number) {
+	path := "$" + strings.Join(c.segments, "")
+	digits := len(strings.TrimPrefix(n.literal, "-"))
+	switch {
+	case n.asInteger && digits > c.maxDigits:
+		c.refusals = append(c.refusals, Refusal{Path: path, Rule: RuleIntegerTooLong, Message: fmt.Sprintf(
+			"an integer of %d digits is longer than the %d digits the contract allows", digits, c.maxDigits)})
+	case n.overflow:
+		c.refusals = append(c.refusals, Refusal{Path: path, Rule: RuleNonFinite,
+			Message: "the number " + quoteCut(n.literal) + " is beyond the range of a double"})
+	}
 }

@@ -205,3 +205,41 @@ func TestMessageReaderKeepsLoneSurrogateForTheInstance(t *testing.T) {
 		t.Fatalf("a message deeper than MAX_JSON_DEPTH + 16 is refused: %v", refusals)
 	}
 }
+
+func TestMessageReaderKeepsEveryNumber(t *testing.T) {
+	long := strings.Repeat("7", 5000)
+	message, refusals := ReadMessage([]byte(`{"t":` + long + `,"rate":1` + strings.Repeat("0", 400) + `,"x":-1e400}`))
+	if len(refusals) > 0 {
+		t.Fatalf("a message takes integers of any length: %v", refusals)
+	}
+	t5000, _ := message.Get("t")
+	if t5000.Number.BigInt().String() != long {
+		t.Fatalf("a 5,000-digit integer is read exactly")
+	}
+	// A body sent as a value is then checked as the text API would check the same document.
+	got := CheckValue(&message)
+	want := [][2]string{{"$.t", RuleIntegerTooLong}, {"$.rate", RuleNonFinite}, {"$.x", RuleNonFinite}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", got)
+	}
+	for i := range want {
+		if got[i].Path != want[i][0] || got[i].Rule != want[i][1] {
+			t.Errorf("refusal %d: got %s %s, want %s %s", i, got[i].Path, got[i].Rule, want[i][0], want[i][1])
+		}
+	}
+}
+
+func TestCheckValueDepthAndText(t *testing.T) {
+	deep, _ := ReadMessage([]byte(nested(202, "")))
+	if got := CheckValue(&deep); len(got) != 1 || got[0].Rule != RuleTooDeep || got[0].Path != "$" {
+		t.Fatalf("a value enclosed by 201 containers is too deep: %v", got)
+	}
+	fine, _ := ReadMessage([]byte(nested(201, "")))
+	if got := CheckValue(&fine); len(got) != 0 {
+		t.Fatalf("an empty 201st container is fine: %v", got)
+	}
+	surrogate, _ := ReadMessage([]byte(`{"k":"\udc00"}`))
+	if got := CheckValue(&surrogate); len(got) != 1 || got[0].Rule != RuleJSONSyntax {
+		t.Fatalf("a lone surrogate in a value is json-syntax: %v", got)
+	}
+}

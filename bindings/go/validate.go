@@ -53,7 +53,8 @@ func Validate(typeName string, text []byte) (Result, error) {
 	return ValidateValue(typeName, value)
 }
 
-// ValidateValue checks a value already read (by ReadJSON, so the wire rules hold) as an instance of the type.
+// ValidateValue checks a value built in memory (or read by ReadJSON or ReadMessage) as an instance of the type:
+// the wire limits first (CheckValue), decided exactly as the text API decides the same document.
 func ValidateValue(typeName string, value Value) (Result, error) {
 	set, err := compiledSchemas()
 	if err != nil {
@@ -62,6 +63,9 @@ func ValidateValue(typeName string, value Value) (Result, error) {
 	schema, ok := set.byType[typeName]
 	if !ok {
 		return Result{}, fmt.Errorf("no contract type is named %q", typeName)
+	}
+	if refusals := CheckValue(&value); len(refusals) > 0 {
+		return refused(refusals), nil
 	}
 	if verr := schema.Validate(toEngineValue(&value)); verr != nil {
 		var tree *jsonschema.ValidationError

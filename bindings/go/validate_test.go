@@ -163,3 +163,11 @@ func TestHostileInputGivesRuleIDs(t *testing.T) {
 		t.Fatalf("an unknown type name is an error of the caller, not a refusal")
 	}
 }
+
+func TestValidateValueAppliesTheWireLimits(t *testing.T) {
+	body, _ := ReadMessage([]byte(`{"seq": 1, "inputs": [1e400]}`))
+	result, err := ValidateValue("ObserveFrame", body)
+	if err != nil || result.Valid || result.Refusals[0].Path != "$.inputs[0]" || result.Refusals[0].Rule != RuleNonFinite {
+		t.Fatalf("a value built in memory is decided as its text: %v %v", result.Refusals, err)
+	}
+}

@@ -52,6 +52,9 @@ type Number struct {
 	integer   *big.Int
 	float     float64
 	asInteger bool
+	// overflow marks a literal beyond every finite double, kept only by ReadMessage (a protocol message must
+	// carry such numbers to the implementation that refuses them); ReadJSON never returns one.
+	overflow bool
 }
 
 // NullValue is a JSON null.
@@ -133,6 +136,22 @@ func parseNumberLiteral(literal string) (n Number, finite bool) {
 	}
 	return n, true
 }
+
+// unboundedNumber keeps a literal the wire rules refuse (too long or not finite): an integer literal exactly, any
+// other as the infinity it rounds to. Only protocol messages hold such numbers (CheckValue refuses them).
+func unboundedNumber(literal string) Number {
+	f, _ := strconv.ParseFloat(literal, 64)
+	n := Number{literal: literal, asInteger: !strings.ContainsAny(literal, ".eE"), overflow: math.IsInf(f, 0)}
+	if n.asInteger {
+		n.integer, _ = new(big.Int).SetString(literal, 10)
+	} else {
+		n.float = f
+	}
+	return n
+}
+
+// IsFinite says whether the number is within the range of a double (always so for a number ReadJSON returns).
+func (n Number) IsFinite() bool { return !n.overflow }
 
 // integerValueOf is the literal's exact value when that is an integer. Only called on finite literals, so the
 // integer has at most 309 digits and the work is linear in the literal's length.

@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"seq-io-spec.example/seqio"
 )
@@ -122,13 +123,25 @@ func respond(line []byte) ([]byte, bool) {
 	if !known {
 		return encode(*id, skipped(fmt.Sprintf("the kind %q is not known to this testee", caseKind.String))), true
 	}
-	return encode(*id, handler(input)), true
+	return encode(*id, safely(handler, input)), true
+}
+
+// safely runs one kind's function; a panic answers this case with an error (the stack goes to stderr) instead of
+// ending the session.
+func safely(handler func(*seqio.Value) answer, input *seqio.Value) (a answer) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "seqio-starter: internal error: %v\n%s", p, debug.Stack())
+			a = answer{kind: "error", rule: "testee.internal-error", text: fmt.Sprintf("the testee failed: %v", p)}
+		}
+	}()
+	return handler(input)
 }
 
 func hello() []byte {
 	v := object("type", seqio.StringValue("hello"), "protocol", seqio.NumberValue(seqio.IntNumber(protocolVersion)),
 		"implementation", object("name", seqio.StringValue("seq-io-go-starter"), "version", seqio.StringValue(seqio.PackageVersion)),
-		"contract_version", seqio.StringValue(seqio.ContractVersion), "kinds", strings(kinds))
+		"contract_version", seqio.StringValue(seqio.ContractVersion), "kinds", stringArray(kinds))
 	return seqio.WriteJSON(&v)
 }
 
@@ -160,7 +173,7 @@ func object(pairs ...any) seqio.Value {
 	return seqio.ObjectValue(members)
 }
 
-func strings(items []string) seqio.Value {
+func stringArray(items []string) seqio.Value {
 	values := make([]seqio.Value, 0, len(items))
 	for _, s := range items {
 		values = append(values, seqio.StringValue(s))
