@@ -182,6 +182,8 @@ func (re *ecmaRegexp) String() string { return (*regexp2.Regexp)(re).String() }
 type ranked struct {
 	Refusal
 	rank int
+	// kind words the sentence, written only for the refusals reported (a document may be refused 100,000 times).
+	kind jsonschema.ErrorKind
 }
 
 var printer = message.NewPrinter(language.English)
@@ -190,7 +192,7 @@ var printer = message.NewPrinter(language.English)
 // be reported and the others MAY (spec/validation.md "Which refusals an implementation reports"); this validator
 // reports them all, lowest rank first at each path, as the reference implementation does.
 func (set *schemaSet) refusalsOf(tree *jsonschema.ValidationError, instance *Value) []Refusal {
-	walk := errorWalk{set: set, instance: instance}
+	walk := errorWalk{set: set, instance: instance, byName: map[*Value]map[string]*Value{}}
 	walk.visit(tree, nil, "")
 	sort.SliceStable(walk.found, func(i, j int) bool {
 		a, b := walk.found[i], walk.found[j]
@@ -202,12 +204,19 @@ func (set *schemaSet) refusalsOf(tree *jsonschema.ValidationError, instance *Val
 		}
 		return a.Rule < b.Rule
 	})
-	seen := map[Refusal]bool{}
+	seen := map[[2]string]bool{}
 	var out []Refusal
 	for _, r := range walk.found {
-		if !seen[r.Refusal] {
-			seen[r.Refusal] = true
-			out = append(out, r.Refusal)
+		key := [2]string{r.Path, r.Rule}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if r.kind != nil {
+			r.Message = cutSentence(r.kind.LocalizedString(printer))
+		}
+		if out = append(out, r.Refusal); len(out) == maxRefusals {
+			break
 		}
 	}
 	return out
@@ -217,6 +226,29 @@ type errorWalk struct {
 	set      *schemaSet
 	instance *Value
 	found    []ranked
+	// byName indexes the members of each object a path went through, so that a document refused at each of its
+	// 100,000 members costs linear time, not quadratic.
+	byName map[*Value]map[string]*Value
+}
+
+// child is the item or member a location token names inside node (nil when there is none).
+func (w *errorWalk) child(node *Value, token string) *Value {
+	switch node.Kind {
+	case KindArray:
+		i, _ := strconv.Atoi(token)
+		return itemAt(node, i)
+	case KindObject:
+		index, ok := w.byName[node]
+		if !ok {
+			index = make(map[string]*Value, len(node.Members))
+			for i := range node.Members {
+				index[node.Members[i].Key] = &node.Members[i].Value
+			}
+			w.byName[node] = index
+		}
+		return index[token]
+	}
+	return nil
 }
 
 // visit handles one node of the tree; refs are the `$ref` locations passed on the way, pathOverride the object
@@ -275,8 +307,7 @@ func (w *errorWalk) leaf(e *jsonschema.ValidationError, refs []string, path, key
 	if rule == "" {
 		rule = keyword
 	}
-	message := cutSentence(e.ErrorKind.LocalizedString(printer))
-	w.found = append(w.found, ranked{Refusal{Path: path, Rule: rule, Message: message}, rankOf(keyword)})
+	w.found = append(w.found, ranked{Refusal{Path: path, Rule: rule}, rankOf(keyword), e.ErrorKind})
 }
 
 // anyOf reports the refusals of each branch that admits the instance's JSON type, or one `type` refusal when none
@@ -298,7 +329,7 @@ func (w *errorWalk) anyOf(e *jsonschema.ValidationError, refs []string, path, pa
 			rule = "type"
 		}
 		w.found = append(w.found, ranked{Refusal{Path: path, Rule: rule,
-			Message: "the value's JSON type is none of those allowed here"}, 1})
+			Message: "the value's JSON type is none of those allowed here"}, 1, nil})
 	}
 }
 
@@ -422,12 +453,11 @@ func (w *errorWalk) pathOf(location []string) string {
 		if node != nil && node.Kind == KindArray {
 			i, _ := strconv.Atoi(token)
 			b.WriteString(pathIndex(i))
-			node = itemAt(node, i)
 		} else {
 			b.WriteString(pathMember(token))
-			if node != nil {
-				node, _ = node.Get(token)
-			}
+		}
+		if node != nil {
+			node = w.child(node, token)
 		}
 	}
 	return b.String()
@@ -439,12 +469,7 @@ func (w *errorWalk) valueAt(location []string) *Value {
 		if node == nil {
 			return nil
 		}
-		if node.Kind == KindArray {
-			i, _ := strconv.Atoi(token)
-			node = itemAt(node, i)
-		} else {
-			node, _ = node.Get(token)
-		}
+		node = w.child(node, token)
 	}
 	return node
 }
