@@ -1,9 +1,9 @@
 module seq-io-spec.example/seqio
 
-go 1.26.0
+go 1.25
 
 require (
-	github.com/dlclark/regexp2/v2 v2.13.3
+	github.com/dlclark/regexp2/v2 v2.13.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	golang.org/x/text v0.44.0
+	golang.org/x/text v0.14.0
 )

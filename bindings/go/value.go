@@ -121,6 +121,10 @@ func FloatNumber(f float64) Number {
 // ParseNumber reads one JSON number literal; ok is false when it is not finite as a double.
 // The literal must already follow the JSON number grammar.
 func parseNumberLiteral(literal string) (n Number, finite bool) {
+	if len(literal) <= 18 && !strings.ContainsAny(literal, ".eE") {
+		i, _ := strconv.ParseInt(literal, 10, 64) // at most 18 digits: always an int64
+		return Number{literal: literal, integer: big.NewInt(i), asInteger: true}, true
+	}
 	f, err := strconv.ParseFloat(literal, 64)
 	if err != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
 		return Number{}, false
