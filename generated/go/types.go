@@ -9,7 +9,7 @@ const PackageVersion = "0.2.0"
 // ContractVersion is the contract version the types and schemas are of.
 const ContractVersion = "0.5.25"
 
-// Body of POST /act (version 2). The platform never looks inside `inputs`.
+// ActRequest: Body of POST /act (version 2). The platform never looks inside `inputs`.
 type ActRequest struct {
 	// Whatever the policy's infer takes: any JSON value, null included, but the key must be present.
 	Inputs Value
@@ -95,7 +95,7 @@ func DecodeActRequest(text []byte) (ActRequest, error) {
 	return x, err
 }
 
-// The answer to POST /act.
+// ActResponse: The answer to POST /act.
 type ActResponse struct {
 	// What infer returned, as is.
 	Outputs Value
@@ -181,7 +181,7 @@ func DecodeActResponse(text []byte) (ActResponse, error) {
 	return x, err
 }
 
-// Robot-arm preset: the action a policy answers with.
+// ActionContract: Robot-arm preset: the action a policy answers with.
 type ActionContract struct {
 	// The member `robot`.
 	Robot string
@@ -271,7 +271,7 @@ func DecodeActionContract(text []byte) (ActionContract, error) {
 	return x, err
 }
 
-// What a robot-arm action vector means.
+// ActionSpace: What a robot-arm action vector means.
 type ActionSpace string
 
 // The values of ActionSpace.
@@ -316,7 +316,7 @@ func DecodeActionSpace(text []byte) (ActionSpace, error) {
 	return x, err
 }
 
-// Which rows of a policy's answer play as actions, and at what rate.
+// Actions: Which rows of a policy's answer play as actions, and at what rate.
 type Actions struct {
 	// The answer's field that holds the rows. Null: the answer itself.
 	Key Optional[string]
@@ -379,7 +379,7 @@ func DecodeActions(text []byte) (Actions, error) {
 	return x, err
 }
 
-// One camera view and the frame size the policy reads.
+// Camera: One camera view and the frame size the policy reads.
 type Camera struct {
 	// Frame width in pixels.
 	Width int64
@@ -646,7 +646,7 @@ func DecodeCameraResize(text []byte) (CameraResize, error) {
 	return x, err
 }
 
-// The 200 answer to connect: where and how to reach the worker directly.
+// ConnectResponse: The 200 answer to connect: where and how to reach the worker directly.
 type ConnectResponse struct {
 	// The member `worker_url`.
 	WorkerUrl string
@@ -756,7 +756,7 @@ func DecodeConnectResponse(text []byte) (ConnectResponse, error) {
 	return x, err
 }
 
-// The policy block of a deployment request. Own-I/O declarations (`observations`, `actions`, `tensors`) and the robot-arm contract (`action`, `observation`, `embodiments`) exclude each other.
+// DeploymentPolicy: The policy block of a deployment request. Own-I/O declarations (`observations`, `actions`, `tensors`) and the robot-arm contract (`action`, `observation`, `embodiments`) exclude each other.
 type DeploymentPolicy struct {
 	// The member `handler_ref`.
 	HandlerRef string
@@ -887,7 +887,7 @@ func DecodeDeploymentPolicy(text []byte) (DeploymentPolicy, error) {
 	return x, err
 }
 
-// Robot-arm preset: one embodiment a policy supports.
+// Embodiment: Robot-arm preset: one embodiment a policy supports.
 type Embodiment struct {
 	// The member `action`.
 	Action ActionContract
@@ -953,7 +953,7 @@ func DecodeEmbodiment(text []byte) (Embodiment, error) {
 	return x, err
 }
 
-// How a policy's per-episode state is kept: by the platform (`shared`) or by the policy itself (`own`, what the legacy `streaming: true` means).
+// Episodes: How a policy's per-episode state is kept: by the platform (`shared`) or by the policy itself (`own`, what the legacy `streaming: true` means).
 type Episodes string
 
 // The values of Episodes.
@@ -995,7 +995,7 @@ func DecodeEpisodes(text []byte) (Episodes, error) {
 	return x, err
 }
 
-// One inference parameter a policy's infer declares.
+// InferParam: One inference parameter a policy's infer declares.
 type InferParam struct {
 	// The member `type`.
 	Type InferParamType
@@ -1115,7 +1115,7 @@ func DecodeInferParamType(text []byte) (InferParamType, error) {
 	return x, err
 }
 
-// How long the direct coordinates stay valid.
+// Lease: How long the direct coordinates stay valid.
 type Lease struct {
 	// Seconds the lease lasts.
 	TtlS int64
@@ -1187,7 +1187,7 @@ func DecodeLease(text []byte) (Lease, error) {
 	return x, err
 }
 
-// Robot-arm preset: the observation a policy reads.
+// ObservationContract: Robot-arm preset: the observation a policy reads.
 type ObservationContract struct {
 	// The member `cameras`. Absent means {} (never written).
 	Cameras Optional[Map[Camera]]
@@ -1260,7 +1260,7 @@ func DecodeObservationContract(text []byte) (ObservationContract, error) {
 	return x, err
 }
 
-// What an own-I/O policy takes from each observation, and at which steps. Either named keys (`streams`) or the whole observation (`streams` null), optionally fed at every `every`-th step.
+// Observations: What an own-I/O policy takes from each observation, and at which steps. Either named keys (`streams`) or the whole observation (`streams` null), optionally fed at every `every`-th step.
 type Observations struct {
 	// Key -> Stream. Null: the whole observation is read. `{}` is valid and reads nothing at all.
 	Streams Optional[Map[Stream]]
@@ -1333,7 +1333,7 @@ func DecodeObservations(text []byte) (Observations, error) {
 	return x, err
 }
 
-// What a window step before the episode's first step becomes: step 0 (`repeat_first`) or nothing (`drop`).
+// ObservationsPad: What a window step before the episode's first step becomes: step 0 (`repeat_first`) or nothing (`drop`).
 type ObservationsPad string
 
 // The values of ObservationsPad.
@@ -1375,7 +1375,7 @@ func DecodeObservationsPad(text []byte) (ObservationsPad, error) {
 	return x, err
 }
 
-// What `at` and `every` count: control steps, or seconds converted with the control rate.
+// ObservationsUnit: What `at` and `every` count: control steps, or seconds converted with the control rate.
 type ObservationsUnit string
 
 // The values of ObservationsUnit.
@@ -1417,7 +1417,7 @@ func DecodeObservationsUnit(text []byte) (ObservationsUnit, error) {
 	return x, err
 }
 
-// What the robot does when its uploads lag: wait, or discard the oldest pending frames.
+// ObservationsWhenBehind: What the robot does when its uploads lag: wait, or discard the oldest pending frames.
 type ObservationsWhenBehind string
 
 // The values of ObservationsWhenBehind.
@@ -1459,7 +1459,7 @@ func DecodeObservationsWhenBehind(text []byte) (ObservationsWhenBehind, error) {
 	return x, err
 }
 
-// One observation of an episode, as uploaded on the observation stream.
+// ObserveFrame: One observation of an episode, as uploaded on the observation stream.
 type ObserveFrame struct {
 	// The observation's number in its episode, counted from 0; equal to its control step.
 	Seq int64
@@ -1523,7 +1523,7 @@ func DecodeObserveFrame(text []byte) (ObserveFrame, error) {
 	return x, err
 }
 
-// Body of POST /observe: one episode's observations produced since the previous post, and the numbers deliberately left out.
+// ObserveRequest: Body of POST /observe: one episode's observations produced since the previous post, and the numbers deliberately left out.
 type ObserveRequest struct {
 	// The episode.
 	EpisodeID string
@@ -1589,7 +1589,7 @@ func DecodeObserveRequest(text []byte) (ObserveRequest, error) {
 	return x, err
 }
 
-// The 200 answer to POST /observe.
+// ObserveResponse: The 200 answer to POST /observe.
 type ObserveResponse struct {
 	// The largest N such that every number 0..N is held or was declared skipped; -1 when there is none.
 	Through int64
@@ -1645,7 +1645,7 @@ func DecodeObserveResponse(text []byte) (ObserveResponse, error) {
 	return x, err
 }
 
-// A secret, named only; its value never travels in the contract.
+// SecretRef: A secret, named only; its value never travels in the contract.
 type SecretRef struct {
 	// The member `name`.
 	Name string
@@ -1701,7 +1701,7 @@ func DecodeSecretRef(text []byte) (SecretRef, error) {
 	return x, err
 }
 
-// One hook bit of a policy or benchmark: exactly one member bit. `x-enum-varnames` names the bits in the order of `enum`. The values 32, 64, 128, 256, 512, 2048 are unassigned and 8192 is reserved (the removed ROLLOUT hook): never assigned.
+// SeqFlags: One hook bit of a policy or benchmark: exactly one member bit. `x-enum-varnames` names the bits in the order of `enum`. The values 32, 64, 128, 256, 512, 2048 are unassigned and 8192 is reserved (the removed ROLLOUT hook): never assigned.
 type SeqFlags int64
 
 // The members of SeqFlags.
@@ -1754,7 +1754,7 @@ func DecodeSeqFlags(text []byte) (SeqFlags, error) {
 	return x, err
 }
 
-// One observation key that an own-I/O policy reads, and at which steps it reads it. With neither `at` nor `every` set, the key is read at the act's own step only. Whether the counts must be whole steps is decided by the enclosing Observations (its `unit`).
+// Stream: One observation key that an own-I/O policy reads, and at which steps it reads it. With neither `at` nor `every` set, the key is read at the act's own step only. Whether the counts must be whole steps is decided by the enclosing Observations (its `unit`).
 type Stream struct {
 	// A window: offsets from the act's step, 0 being the act's own step and negatives earlier ones. Between 1 and MAX_WINDOW offsets, each at most 0, no two numerically equal. Receivers store them sorted ascending (oldest first).
 	At Optional[[]Number]
@@ -1817,7 +1817,7 @@ func DecodeStream(text []byte) (Stream, error) {
 	return x, err
 }
 
-// The JSON body of a refused POST /observe, and of a POST /act refused or failed on the observation stream (spec/stream.md § 10). `details.reason` names the refusal: the stream error id without its `stream.` prefix, `-` written `_`, so the contract's two codes appear as they are (frames_missing, frames_over_limit).
+// StreamError: The JSON body of a refused POST /observe, and of a POST /act refused or failed on the observation stream (spec/stream.md § 10). `details.reason` names the refusal: the stream error id without its `stream.` prefix, `-` written `_`, so the contract's two codes appear as they are (frames_missing, frames_over_limit).
 type StreamError struct {
 	// The member `error`.
 	Error StreamErrorInfo
@@ -1873,7 +1873,7 @@ func DecodeStreamError(text []byte) (StreamError, error) {
 	return x, err
 }
 
-// The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict, 410 gone, 413 payload_too_large, 503 unavailable.
+// StreamErrorCode: The class of the refusal, fixed by the HTTP status: 400 invalid_request, 409 conflict, 410 gone, 413 payload_too_large, 503 unavailable.
 type StreamErrorCode string
 
 // The values of StreamErrorCode.
@@ -2135,7 +2135,7 @@ func DecodeStreamErrorIssue(text []byte) (StreamErrorIssue, error) {
 	return x, err
 }
 
-// frames_over_limit and act_over_limit: the name of the limit (spec/contract.json).
+// StreamErrorLimit: frames_over_limit and act_over_limit: the name of the limit (spec/contract.json).
 type StreamErrorLimit string
 
 // The values of StreamErrorLimit.
@@ -2178,7 +2178,7 @@ func DecodeStreamErrorLimit(text []byte) (StreamErrorLimit, error) {
 	return x, err
 }
 
-// Which refusal of spec/stream.md this is.
+// StreamErrorReason: Which refusal of spec/stream.md this is.
 type StreamErrorReason string
 
 // The values of StreamErrorReason.
@@ -2229,7 +2229,7 @@ func DecodeStreamErrorReason(text []byte) (StreamErrorReason, error) {
 	return x, err
 }
 
-// Inputs reach the policy's code as tensors on its device.
+// Tensors: Inputs reach the policy's code as tensors on its device.
 type Tensors struct {
 	// Add a leading batch dimension. Absent means true (never written).
 	Batch Optional[bool]
@@ -2282,7 +2282,7 @@ func DecodeTensors(text []byte) (Tensors, error) {
 	return x, err
 }
 
-// Timeouts of a deployment, in seconds.
+// Timeouts: Timeouts of a deployment, in seconds.
 type Timeouts struct {
 	// The member `request`.
 	Request int64

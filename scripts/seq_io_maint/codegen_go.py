@@ -75,6 +75,11 @@ def comment(text: str | None, indent: str = "") -> str:
     return "".join(f"{indent}// {line}".rstrip() + "\n" for line in text.splitlines())
 
 
+def type_doc(name: str, doc: str | None, fallback: str) -> str:
+    """A type's doc comment, starting with its name as Go documentation does."""
+    return comment(f"{name}: {doc}" if doc else f"{name} is {fallback}.")
+
+
 def aligned(rows: list[tuple[str, str]]) -> str:
     """Tab-indented `name rest` lines with the names padded as gofmt aligns a block of consecutive lines."""
     width = max(len(name) for name, _ in rows)
@@ -193,7 +198,7 @@ class GoWriter:
     def object(self, named: Named) -> str:
         name = named["name"]
         fields = named["fields"]
-        lines = ["\n", comment(named["doc"]) or f"// {name} is a contract type.\n", f"type {name} struct {{\n"]
+        lines = ["\n", type_doc(name, named["doc"], "a contract type"), f"type {name} struct {{\n"]
         for field in fields:
             doc = field["doc"] or f"The member `{field['json']}`."
             if "default" in field:
@@ -272,8 +277,9 @@ class GoWriter:
         consts = aligned([(f"{name}{pascal(value)}", f"{name} = {json.dumps(value)}") for value in named["values"]])
         cases = ", ".join(json.dumps(value) for value in named["values"])
         return (
-            f"\n{comment(named['doc']) or f'// {name} is one of a fixed set of strings.' + chr(10)}"
-            f"type {name} string\n\n// The values of {name}.\nconst (\n{consts})\n"
+            "\n"
+            + type_doc(name, named["doc"], "one of a fixed set of strings")
+            + f"type {name} string\n\n// The values of {name}.\nconst (\n{consts})\n"
             f"\nfunc decode{name}(v *Value, path string) ({name}, error) {{\n"
             f'\ts, err := decodeString(v, path)\n\tif err != nil {{\n\t\treturn "", err\n\t}}\n'
             f"\tswitch s {{\n\tcase {cases}:\n\t\treturn {name}(s), nil\n\t}}\n"
@@ -288,8 +294,9 @@ class GoWriter:
         consts = aligned([(f"{name}{pascal(m['name'])}", f"{name} = {m['value']}") for m in members])
         cases = ", ".join(str(m["value"]) for m in members)
         return (
-            f"\n{comment(named['doc']) or f'// {name} is one of a fixed set of integers.' + chr(10)}"
-            f"type {name} int64\n\n// The members of {name}.\nconst (\n{consts})\n"
+            "\n"
+            + type_doc(name, named["doc"], "one of a fixed set of integers")
+            + f"type {name} int64\n\n// The members of {name}.\nconst (\n{consts})\n"
             f"\nfunc decode{name}(v *Value, path string) ({name}, error) {{\n"
             f"\ti, err := decodeInteger(v, path)\n\tif err != nil {{\n\t\treturn 0, err\n\t}}\n"
             f"\tswitch i {{\n\tcase {cases}:\n\t\treturn {name}(i), nil\n\t}}\n"
