@@ -1,3 +1,5 @@
+// The Go module of the binding (bindings/go/README.md): exact versions here, hashes in go.sum.
+// WHY these floors: regexp2 v2 needs Go 1.25; x/text is the oldest the JSON Schema engine allows.
 module seq-io-spec.example/seqio
 
 go 1.25
