@@ -171,3 +171,27 @@ func TestValidateValueAppliesTheWireLimits(t *testing.T) {
 		t.Fatalf("a value built in memory is decided as its text: %v %v", result.Refusals, err)
 	}
 }
+
+func TestValuesBuiltInMemory(t *testing.T) {
+	camera := ObjectValue([]Member{
+		{Key: "width", Value: NumberValue(FloatNumber(640))},
+		{Key: "height", Value: NumberValue(IntNumber(480))},
+		{Key: "quality", Value: NumberValue(Number{})},
+	})
+	if got := string(WriteJSON(&camera)); got != `{"width":640.0,"height":480,"quality":0}` {
+		t.Fatalf("written as %s", got)
+	}
+	result, err := ValidateValue("Camera", camera)
+	if err != nil || !hasRefusal(result, "$.quality", "minimum") {
+		t.Fatalf("the zero Number is 0, below quality's minimum 1: %v %v", result.Refusals, err)
+	}
+}
+
+func hasRefusal(result Result, path, rule string) bool {
+	for _, r := range result.Refusals {
+		if r.Path == path && r.Rule == rule {
+			return true
+		}
+	}
+	return false
+}

@@ -201,17 +201,26 @@ func zeroUnlessNonZeroDigits(mantissa string) (*big.Int, bool) {
 	return nil, false
 }
 
+// orZero is n, with the zero Number (never built by the reader) read as the integer 0.
+func (n Number) orZero() Number {
+	if n.literal == "" && n.integer == nil && n.float == 0 {
+		return IntNumber(0)
+	}
+	return n
+}
+
 // IsInteger says whether the number's value is an integer (`640.0` is).
-func (n Number) IsInteger() bool { return n.integer != nil }
+func (n Number) IsInteger() bool { return n.orZero().integer != nil }
 
 // WrittenAsInteger says whether the literal had no fraction and no exponent.
 func (n Number) WrittenAsInteger() bool { return n.asInteger }
 
-// Literal is the number as written (or as built).
-func (n Number) Literal() string { return n.literal }
+// Literal is the number as written (or as built); the zero Number is 0.
+func (n Number) Literal() string { return n.orZero().literal }
 
 // BigInt is the integer value (nil when the value is not an integer).
 func (n Number) BigInt() *big.Int {
+	n = n.orZero()
 	if n.integer == nil {
 		return nil
 	}
@@ -220,6 +229,7 @@ func (n Number) BigInt() *big.Int {
 
 // Float64 is the value as a double (rounded for integers beyond 2^53).
 func (n Number) Float64() float64 {
+	n = n.orZero()
 	if n.integer != nil {
 		f, _ := new(big.Float).SetInt(n.integer).Float64()
 		return f
@@ -229,11 +239,13 @@ func (n Number) Float64() float64 {
 
 // AsIntegerLiteral is the same value written as an integer (for members typed `integer`); n must be an integer.
 func (n Number) AsIntegerLiteral() Number {
+	n = n.orZero()
 	return Number{literal: n.integer.String(), integer: n.integer, asInteger: true}
 }
 
 // Rat is the exact value.
 func (n Number) Rat() *big.Rat {
+	n = n.orZero()
 	if n.integer != nil {
 		return new(big.Rat).SetInt(n.integer)
 	}
@@ -242,6 +254,8 @@ func (n Number) Rat() *big.Rat {
 
 // Cmp compares two numbers by exact value: -1, 0 or +1.
 func (n Number) Cmp(other Number) int {
+	n = n.orZero()
+	other = other.orZero()
 	if n.integer != nil && other.integer != nil {
 		return n.integer.Cmp(other.integer)
 	}
@@ -260,6 +274,10 @@ func (n Number) Cmp(other Number) int {
 // CanonicalText is the value in a form every JSON Schema engine reads exactly: the integer's digits, or the
 // shortest decimal that reads back to the double.
 func (n Number) CanonicalText() string {
+	n = n.orZero()
+	if n.overflow {
+		return n.literal
+	}
 	if n.integer != nil {
 		return n.integer.String()
 	}
