@@ -649,7 +649,7 @@ func DecodeCameraResize(text []byte) (CameraResize, error) {
 // ConnectResponse: The 200 answer to connect: where and how to reach the worker directly.
 type ConnectResponse struct {
 	// The member `worker_url`.
-	WorkerUrl string
+	WorkerURL string
 	// The member `cert_fingerprint`.
 	CertFingerprint string
 	// Bearer secret for the worker's /act, valid within the lease.
@@ -663,7 +663,7 @@ type ConnectResponse struct {
 	// The member `embodiment`.
 	Embodiment Optional[string]
 	// The member `io`.
-	Io Optional[string]
+	IO Optional[string]
 	// The member `observations`.
 	Observations Optional[Observations]
 	// The member `actions`.
@@ -681,7 +681,7 @@ func decodeConnectResponse(v *Value, path string) (ConnectResponse, error) {
 		var err error
 		switch m.Key {
 		case "worker_url":
-			out.WorkerUrl, err = decodeString(&m.Value, p)
+			out.WorkerURL, err = decodeString(&m.Value, p)
 		case "cert_fingerprint":
 			out.CertFingerprint, err = decodeString(&m.Value, p)
 		case "direct_secret":
@@ -695,7 +695,7 @@ func decodeConnectResponse(v *Value, path string) (ConnectResponse, error) {
 		case "embodiment":
 			out.Embodiment, err = decodeOptional(&m.Value, p, true, decodeString)
 		case "io":
-			out.Io, err = decodeOptional(&m.Value, p, true, decodeString)
+			out.IO, err = decodeOptional(&m.Value, p, true, decodeString)
 		case "observations":
 			out.Observations, err = decodeOptional(&m.Value, p, true, decodeObservations)
 		case "actions":
@@ -725,14 +725,14 @@ func decodeConnectResponse(v *Value, path string) (ConnectResponse, error) {
 // ToValue is the instance as a JSON value: absent members stay absent, nulls stay null.
 func (x ConnectResponse) ToValue() Value {
 	members := make([]Member, 0, 10)
-	members = append(members, Member{Key: "worker_url", Value: encodeString(x.WorkerUrl)})
+	members = append(members, Member{Key: "worker_url", Value: encodeString(x.WorkerURL)})
 	members = append(members, Member{Key: "cert_fingerprint", Value: encodeString(x.CertFingerprint)})
 	members = append(members, Member{Key: "direct_secret", Value: encodeString(x.DirectSecret)})
 	members = append(members, Member{Key: "lease", Value: Lease.ToValue(x.Lease)})
 	members = appendOptional(members, "action", x.Action, ActionContract.ToValue)
 	members = appendOptional(members, "observation", x.Observation, ObservationContract.ToValue)
 	members = appendOptional(members, "embodiment", x.Embodiment, encodeString)
-	members = appendOptional(members, "io", x.Io, encodeString)
+	members = appendOptional(members, "io", x.IO, encodeString)
 	members = appendOptional(members, "observations", x.Observations, Observations.ToValue)
 	members = appendOptional(members, "actions", x.Actions, Actions.ToValue)
 	return ObjectValue(members)
@@ -775,7 +775,7 @@ type DeploymentPolicy struct {
 	// The member `action_declared`.
 	ActionDeclared Optional[bool]
 	// The member `io`.
-	Io Optional[string]
+	IO Optional[string]
 	// Lower-case family name: 1 to 32 of a-z 0-9 . _ - starting with a letter or digit.
 	Family Optional[string]
 	// Declared inference parameters by name; names are identifiers (a rule beyond the schema).
@@ -819,7 +819,7 @@ func decodeDeploymentPolicy(v *Value, path string) (DeploymentPolicy, error) {
 		case "action_declared":
 			out.ActionDeclared, err = decodeOptional(&m.Value, p, true, decodeBoolean)
 		case "io":
-			out.Io, err = decodeOptional(&m.Value, p, true, decodeString)
+			out.IO, err = decodeOptional(&m.Value, p, true, decodeString)
 		case "family":
 			out.Family, err = decodeOptional(&m.Value, p, true, decodeString)
 		case "params":
@@ -858,7 +858,7 @@ func (x DeploymentPolicy) ToValue() Value {
 	members = appendOptional(members, "observation", x.Observation, ObservationContract.ToValue)
 	members = appendOptional(members, "embodiments", x.Embodiments, encodeDeploymentPolicyEmbodiments)
 	members = appendOptional(members, "action_declared", x.ActionDeclared, encodeBoolean)
-	members = appendOptional(members, "io", x.Io, encodeString)
+	members = appendOptional(members, "io", x.IO, encodeString)
 	members = appendOptional(members, "family", x.Family, encodeString)
 	members = appendOptional(members, "params", x.Params, encodeDeploymentPolicyParams)
 	members = appendOptional(members, "models", x.Models, encodeDeploymentPolicyModels)

@@ -62,10 +62,13 @@ def pascal(text: str) -> str:
     return "".join(word[:1].upper() + word[1:] for word in words)
 
 
+INITIALISMS = {"id": "ID", "io": "IO", "url": "URL"}
+"""Member-name words Go spells in capitals (`episode_id` → `EpisodeID`, `worker_url` → `WorkerURL`)."""
+
+
 def go_field_name(json_name: str) -> str:
-    """A member's Go field name; `id` endings read as Go spells them (`EpisodeID`, `RequestID`)."""
-    name = pascal(json_name)
-    return name[:-2] + "ID" if name.endswith("Id") else name
+    """A member's Go field name: each `_` word capitalized, initialisms in capitals."""
+    return "".join(INITIALISMS.get(word, pascal(word)) for word in json_name.split("_") if word)
 
 
 def comment(text: str | None, indent: str = "") -> str:
