@@ -5,7 +5,7 @@
 ## from an empty list; the looseness table; the module consumed from an empty folder through a file-based GOPROXY.
 ## One job everywhere (the machine is shared), every step bounded by `timeout`, builds under build/go/.
 ## WHY one target with every step: a binding is only as good as the weakest of these checks, and each is cheap (about
-## 11 s warm, 65 s cold); the testee runs check their own traffic against conformance/protocol/ (--validate-traffic).
+## 15 s warm, 75 s cold); the testee runs check their own traffic against conformance/protocol/ (--validate-traffic).
 GO_DIR := bindings/go
 GO_BUILD := build/go
 GO_RUN := nice env GOMAXPROCS=1 GOFLAGS=-buildvcs=false
