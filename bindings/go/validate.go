@@ -193,7 +193,7 @@ var printer = message.NewPrinter(language.English)
 // reports them all, lowest rank first at each path, as the reference implementation does.
 func (set *schemaSet) refusalsOf(tree *jsonschema.ValidationError, instance *Value) []Refusal {
 	walk := errorWalk{set: set, instance: instance, byName: map[*Value]map[string]*Value{}}
-	walk.visit(tree, nil, "")
+	walk.visit(tree, context{})
 	sort.SliceStable(walk.found, func(i, j int) bool {
 		a, b := walk.found[i], walk.found[j]
 		if a.Path != b.Path {
@@ -251,30 +251,38 @@ func (w *errorWalk) child(node *Value, token string) *Value {
 	return nil
 }
 
-// visit handles one node of the tree; refs are the `$ref` locations passed on the way, pathOverride the object
-// path that stands for every location inside a `propertyNames` check.
-func (w *errorWalk) visit(e *jsonschema.ValidationError, refs []string, pathOverride string) {
-	path := pathOverride
-	if path == "" {
+// context is what a node of the tree inherits from the nodes above it: the `$ref` locations passed on the way
+// (innermost last) and, inside a `propertyNames` check, the object's path and the member name being checked.
+type context struct {
+	refs       []string
+	objectPath string
+	name       *Value
+}
+
+// visit handles one node of the tree.
+func (w *errorWalk) visit(e *jsonschema.ValidationError, ctx context) {
+	path := ctx.objectPath
+	if ctx.name == nil {
 		path = w.pathOf(e.InstanceLocation)
 	}
 	switch k := e.ErrorKind.(type) {
 	case *kind.Reference:
-		refs = append(refs[:len(refs):len(refs)], e.SchemaURL)
+		ctx.refs = append(ctx.refs[:len(ctx.refs):len(ctx.refs)], e.SchemaURL)
 	case *kind.PropertyNames:
-		pathOverride = path
+		name := StringValue(k.Property)
+		ctx.objectPath, ctx.name = path, &name
 	case *kind.AnyOf:
-		w.anyOf(e, refs, path, pathOverride)
+		w.anyOf(e, ctx, path)
 		return
 	case *kind.Schema, *kind.Group, *kind.AllOf:
 	default:
 		if len(e.Causes) == 0 {
-			w.leaf(e, refs, path, keywordName(k))
+			w.leaf(e, ctx.refs, path, keywordName(k))
 			return
 		}
 	}
 	for _, cause := range e.Causes {
-		w.visit(cause, refs, pathOverride)
+		w.visit(cause, ctx)
 	}
 }
 
@@ -302,8 +310,7 @@ func rankOf(keyword string) int {
 }
 
 func (w *errorWalk) leaf(e *jsonschema.ValidationError, refs []string, path, keyword string) {
-	location := e.SchemaURL + "/" + keyword
-	rule := w.nearestRule(location, refs)
+	rule := w.nearestRule(e.SchemaURL, refs) // from the schema holding the keyword, never from inside its value
 	if rule == "" {
 		rule = keyword
 	}
@@ -312,8 +319,11 @@ func (w *errorWalk) leaf(e *jsonschema.ValidationError, refs []string, path, key
 
 // anyOf reports the refusals of each branch that admits the instance's JSON type, or one `type` refusal when none
 // does (spec/validation.md "anyOf").
-func (w *errorWalk) anyOf(e *jsonschema.ValidationError, refs []string, path, pathOverride string) {
-	instance := w.valueAt(e.InstanceLocation)
+func (w *errorWalk) anyOf(e *jsonschema.ValidationError, ctx context, path string) {
+	instance := ctx.name
+	if instance == nil {
+		instance = w.valueAt(e.InstanceLocation)
+	}
 	admitted := false
 	for i, cause := range e.Causes {
 		branch := w.set.resolve(e.SchemaURL + "/anyOf/" + strconv.Itoa(i))
@@ -321,10 +331,10 @@ func (w *errorWalk) anyOf(e *jsonschema.ValidationError, refs []string, path, pa
 			continue
 		}
 		admitted = true
-		w.visit(cause, refs, pathOverride)
+		w.visit(cause, ctx)
 	}
 	if !admitted {
-		rule := w.nearestRule(e.SchemaURL+"/anyOf", refs)
+		rule := w.nearestRule(e.SchemaURL, ctx.refs)
 		if rule == "" {
 			rule = "type"
 		}
@@ -378,8 +388,8 @@ func typeAdmits(t string, v *Value) bool {
 	return false
 }
 
-// nearestRule is the x-rule nearest to a keyword location: the schemas enclosing it in its own document, then
-// those enclosing each `$ref` passed, innermost first.
+// nearestRule is the x-rule nearest to a keyword: the schema holding it (location) and the schemas enclosing that
+// in its own document, then those enclosing each `$ref` passed, innermost first.
 func (w *errorWalk) nearestRule(location string, refs []string) string {
 	if rule := w.set.ruleEnclosing(location); rule != "" {
 		return rule
