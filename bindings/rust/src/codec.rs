@@ -44,6 +44,24 @@ pub trait Contract: FromJson + ToJson {
     }
 }
 
+/// Something done with one contract type chosen by name at run time ([`crate::types::with_type`]).
+pub trait TypeVisitor {
+    type Output;
+    fn visit<T: Contract + Walk>(self) -> Self::Output;
+}
+
+/// Decodes `value` as the type named `type_name` and writes it back; `None` for an unknown name.
+pub fn round_trip(type_name: &str, value: &Json) -> Option<Result<Json, Issue>> {
+    struct RoundTrip<'v>(&'v Json);
+    impl TypeVisitor for RoundTrip<'_> {
+        type Output = Result<Json, Issue>;
+        fn visit<T: Contract + Walk>(self) -> Self::Output {
+            T::from_json(self.0, "$").map(|typed| typed.to_json())
+        }
+    }
+    crate::types::with_type(type_name, RoundTrip(value))
+}
+
 /// An optional, nullable member: absent, `null`, or a value; each is written back as it came.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Field<T> {

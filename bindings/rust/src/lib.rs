@@ -12,3 +12,5 @@ pub mod json;
 
 pub use generated::limits::{CONTRACT_VERSION, PACKAGE_VERSION};
 pub use generated::types;
+pub mod beyond;
+pub mod validate;

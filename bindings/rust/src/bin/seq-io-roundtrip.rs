@@ -5,7 +5,7 @@
 //! binding model), so every binding is judged by one piece of code.
 
 use seq_io::json::{read, Json, Reader};
-use seq_io::types::round_trip;
+use seq_io::codec::round_trip;
 use std::io::{BufRead, Write};
 
 fn answer(request: &Json) -> Json {
