@@ -120,11 +120,14 @@ def object_code(entry: Entry) -> list[str]:
     lines += [f"        refuse_unknown(members, &[{known}], path)?;"] if entry["closed"] else []
     lines.append(f"        Ok({name} {{")
     for field in fields:
-        lines.append(f"            {snake(field['json'])}: {field_reader(field)}(members, {json.dumps(field['json'])}, path)?,")
+        lines.append(
+            f"            {snake(field['json'])}: {field_reader(field)}(members, {json.dumps(field['json'])}, path)?,"
+        )
     lines += ["        })", "    }", "}", ""]
     lines += [f"impl ToJson for {name} {{", "    fn to_json(&self) -> Json {", "        let mut members = Vec::new();"]
     for field in fields:
-        lines.append(f"        put_{field_reader(field)}(&mut members, {json.dumps(field['json'])}, &self.{snake(field['json'])});")
+        member, key = snake(field["json"]), json.dumps(field["json"])
+        lines.append(f"        put_{field_reader(field)}(&mut members, {key}, &self.{member});")
     lines += ["        Json::Object(members)", "    }", "}", ""]
     lines += [
         f"impl Walk for {name} {{",
@@ -140,17 +143,34 @@ def object_code(entry: Entry) -> list[str]:
     ]
     for field in fields:
         lines.append(f"        self.{snake(field['json'])}.walk_mut(visit);")
-    lines += [f"        visit(NodeMut::{name}(self));", "    }", "}", "", f"impl Contract for {name} {{", f"    const NAME: &'static str = {json.dumps(name)};", "}", ""]
+    lines += [
+        f"        visit(NodeMut::{name}(self));",
+        "    }",
+        "}",
+        "",
+        f"impl Contract for {name} {{",
+        f"    const NAME: &'static str = {json.dumps(name)};",
+        "}",
+        "",
+    ]
     return lines
 
 
 def string_enum_code(entry: Entry) -> list[str]:
     name, values = entry["name"], entry["values"]
-    lines = doc_lines(entry["doc"], "") + ["#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]", f"pub enum {name} {{"]
+    lines = [*doc_lines(entry["doc"], ""), "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]", f"pub enum {name} {{"]
     lines += [f"    {pascal(value)}," for value in values] + ["}", ""]
-    lines += [f"impl {name} {{", "    /// Every value, in the schema's order.", f"    pub const ALL: [{name}; {len(values)}] = ["]
+    lines += [
+        f"impl {name} {{",
+        "    /// Every value, in the schema's order.",
+        f"    pub const ALL: [{name}; {len(values)}] = [",
+    ]
     lines += [f"        {name}::{pascal(value)}," for value in values] + ["    ];", ""]
-    lines += ["    /// The value as the wire writes it.", "    pub fn as_str(self) -> &'static str {", "        match self {"]
+    lines += [
+        "    /// The value as the wire writes it.",
+        "    pub fn as_str(self) -> &'static str {",
+        "        match self {",
+    ]
     lines += [f"            {name}::{pascal(value)} => {json.dumps(value)}," for value in values]
     lines += ["        }", "    }", "}", ""]
     lines += [
@@ -179,9 +199,13 @@ def string_enum_code(entry: Entry) -> list[str]:
 
 def int_enum_code(entry: Entry) -> list[str]:
     name, members = entry["name"], entry["members"]
-    lines = doc_lines(entry["doc"], "") + ["#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]", f"pub enum {name} {{"]
+    lines = [*doc_lines(entry["doc"], ""), "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]", f"pub enum {name} {{"]
     lines += [f"    {pascal(member['name'])} = {member['value']}," for member in members] + ["}", ""]
-    lines += [f"impl {name} {{", "    /// Every member, in the schema's order.", f"    pub const ALL: [{name}; {len(members)}] = ["]
+    lines += [
+        f"impl {name} {{",
+        "    /// Every member, in the schema's order.",
+        f"    pub const ALL: [{name}; {len(members)}] = [",
+    ]
     lines += [f"        {name}::{pascal(member['name'])}," for member in members] + ["    ];", "}", ""]
     lines += [
         f"impl FromJson for {name} {{",
@@ -222,10 +246,17 @@ JSON_TYPE_PATTERN = {
 def union_code(expr: Expr) -> list[str]:
     name = union_name(expr)
     options = expr["options"]
-    lines = [f"/// One of: {', '.join(option_name(option) for option in options)} (told apart by JSON type).",
-             "#[derive(Debug, Clone, PartialEq)]", f"pub enum {name} {{"]
+    lines = [
+        f"/// One of: {', '.join(option_name(option) for option in options)} (told apart by JSON type).",
+        "#[derive(Debug, Clone, PartialEq)]",
+        f"pub enum {name} {{",
+    ]
     lines += [f"    {option_name(option)}({rust_type(option)})," for option in options] + ["}", ""]
-    lines += [f"impl FromJson for {name} {{", "    fn from_json(value: &Json, path: &str) -> Result<Self, Issue> {", "        match value {"]
+    lines += [
+        f"impl FromJson for {name} {{",
+        "    fn from_json(value: &Json, path: &str) -> Result<Self, Issue> {",
+        "        match value {",
+    ]
     for option in options:
         pattern = JSON_TYPE_PATTERN[option["kind"]]
         lines.append(f"            {pattern} => FromJson::from_json(value, path).map({name}::{option_name(option)}),")
@@ -233,9 +264,19 @@ def union_code(expr: Expr) -> list[str]:
     lines += [f"impl ToJson for {name} {{", "    fn to_json(&self) -> Json {", "        match self {"]
     lines += [f"            {name}::{option_name(option)}(inner) => inner.to_json()," for option in options]
     lines += ["        }", "    }", "}", ""]
-    lines += [f"impl Walk for {name} {{", "    fn walk<'a>(&'a self, path: &str, visit: &mut dyn FnMut(Node<'a>, &str)) {", "        match self {"]
+    lines += [
+        f"impl Walk for {name} {{",
+        "    fn walk<'a>(&'a self, path: &str, visit: &mut dyn FnMut(Node<'a>, &str)) {",
+        "        match self {",
+    ]
     lines += [f"            {name}::{option_name(option)}(inner) => inner.walk(path, visit)," for option in options]
-    lines += ["        }", "    }", "", "    fn walk_mut(&mut self, visit: &mut dyn FnMut(NodeMut<'_>)) {", "        match self {"]
+    lines += [
+        "        }",
+        "    }",
+        "",
+        "    fn walk_mut(&mut self, visit: &mut dyn FnMut(NodeMut<'_>)) {",
+        "        match self {",
+    ]
     lines += [f"            {name}::{option_name(option)}(inner) => inner.walk_mut(visit)," for option in options]
     lines += ["        }", "    }", "}", ""]
     return lines
@@ -259,7 +300,8 @@ def types_module(model: dict[str, Any]) -> str:
     types: list[Entry] = model["types"]
     objects = [entry["name"] for entry in types if entry["kind"] == "object"]
     lines = [
-        HEADER + "//! The contract's types: one per named type of the binding model, each decoded from and encoded to the",
+        HEADER
+        + "//! The contract's types: one per named type of the binding model, each decoded from and encoded to the",
         "//! exact `Json` value, so absent, `null` and every number's value and kind survive a round-trip.",
         "",
         "use crate::codec::*;",
@@ -276,9 +318,17 @@ def types_module(model: dict[str, Any]) -> str:
         lines += make(entry)
     for name in sorted(unions):
         lines += union_code(unions[name])
-    lines += ["/// A node of a named object type met by [`Walk::walk`], with the node's path.", "#[derive(Debug, Clone, Copy)]", "pub enum Node<'a> {"]
+    lines += [
+        "/// A node of a named object type met by [`Walk::walk`], with the node's path.",
+        "#[derive(Debug, Clone, Copy)]",
+        "pub enum Node<'a> {",
+    ]
     lines += [f"    {name}(&'a {name})," for name in objects] + ["}", ""]
-    lines += ["/// A node of a named object type met by [`Walk::walk_mut`] (children first).", "#[derive(Debug)]", "pub enum NodeMut<'a> {"]
+    lines += [
+        "/// A node of a named object type met by [`Walk::walk_mut`] (children first).",
+        "#[derive(Debug)]",
+        "pub enum NodeMut<'a> {",
+    ]
     lines += [f"    {name}(&'a mut {name})," for name in objects] + ["}", ""]
     every = [entry["name"] for entry in types]
     lines += [
@@ -301,7 +351,8 @@ def types_module(model: dict[str, Any]) -> str:
 def limits_module(model: dict[str, Any]) -> str:
     contract = json.loads((CHECKOUT / "spec" / "contract.json").read_text(encoding="utf-8"))
     lines = [
-        HEADER + "//! The versions (generated/binding-model.json) and the contract limits (spec/contract.json), one source each.",
+        HEADER
+        + "//! The versions (generated/binding-model.json) and the limits (spec/contract.json), one source each.",
         "",
         "/// The version of this package (also Cargo.toml's `version`, written by the same generator).",
         f"pub const PACKAGE_VERSION: &str = {json.dumps(model['package_version'])};",
@@ -310,7 +361,7 @@ def limits_module(model: dict[str, Any]) -> str:
     ]
     for name, value in contract["limits"].items():
         rust = "f64" if isinstance(value, float) else "u64"
-        shown = repr(value) if isinstance(value, float) else f"{value:_}".replace("_", "_")
+        shown = repr(value) if isinstance(value, float) else f"{value:_}"
         lines.append(f"/// `{name}` of spec/contract.json.")
         lines.append(f"pub const {name}: {rust} = {shown};")
     return "\n".join(lines) + "\n"
@@ -338,7 +389,10 @@ def schemas_module() -> str:
 
 def identifiers_module() -> str:
     table = json.loads((CHECKOUT / "spec" / "identifier-characters.json").read_text(encoding="utf-8"))
-    lines = [HEADER + "//! spec/identifier-characters.json: XID_Start and XID_Continue of Unicode 14.0.0 as ranges.", ""]
+    lines = [
+        HEADER + "//! spec/identifier-characters.json: XID_Start and XID_Continue of Unicode 14.0.0 as ranges.",
+        "",
+    ]
     for name in ("xid_start", "xid_continue"):
         ranges = table[name]
         lines.append(f"/// `{name}` code point ranges (first, last), ascending.")
@@ -348,13 +402,16 @@ def identifiers_module() -> str:
     return "\n".join(lines) + "\n"
 
 
-MOD = HEADER + """//! Everything generated: the types, the limits and versions, the embedded schemas and identifier table.
+MOD = (
+    HEADER
+    + """//! Everything generated: the types, the limits and versions, the embedded schemas and identifier table.
 
 pub mod identifiers;
 pub mod limits;
 pub mod schemas;
 pub mod types;
 """
+)
 
 
 def render() -> dict[str, str]:
@@ -379,7 +436,11 @@ def cargo_toml() -> str:
 
 
 def stale_files() -> list[str]:
-    stale = [name for name, text in render().items() if not (OUTPUT / name).exists() or (OUTPUT / name).read_text(encoding="utf-8") != text]
+    stale = [
+        name
+        for name, text in render().items()
+        if not (OUTPUT / name).exists() or (OUTPUT / name).read_text(encoding="utf-8") != text
+    ]
     on_disk = {path.name for path in OUTPUT.glob("*")} if OUTPUT.exists() else set()
     stale += sorted(on_disk - set(render()))
     if CARGO_TOML.read_text(encoding="utf-8") != cargo_toml():

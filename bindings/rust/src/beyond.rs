@@ -61,7 +61,8 @@ pub fn is_param_name(name: &str) -> bool {
 fn param_names(policy: &DeploymentPolicy, path: &str, refusals: &mut Vec<Issue>) {
     let Some(params) = policy.params.value() else { return };
     for (name, _) in params.iter().filter(|(name, _)| !is_param_name(name)) {
-        let message = format!("the parameter name {} is not an identifier (Unicode 14) or starts with '_'", quote(name));
+        let message =
+            format!("the parameter name {} is not an identifier (Unicode 14) or starts with '_'", quote(name));
         refusals.push(Issue::new(&child(path, "params"), "DeploymentPolicy.param-name", message));
     }
 }
@@ -86,7 +87,8 @@ fn bounds(contract: &ActionContract, path: &str, refusals: &mut Vec<Issue>) {
     }
     if let Some(NumberOrNumberList::NumberList(values)) = contract.max_delta.value() {
         if values.len() as i64 != dim {
-            let message = format!("max_delta lists {} value(s) but action_dim is {dim} (or give one number)", values.len());
+            let message =
+                format!("max_delta lists {} value(s) but action_dim is {dim} (or give one number)", values.len());
             refusals.push(Issue::new(&child(path, "max_delta"), "ActionContract.max-delta-count", message));
         }
     }

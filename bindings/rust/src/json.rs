@@ -78,7 +78,8 @@ impl Number {
         if !value.is_finite() {
             return None;
         }
-        let text = if value.fract() == 0.0 && value.abs() < 1e17 { format!("{value:.1}") } else { format!("{value:e}") };
+        let text =
+            if value.fract() == 0.0 && value.abs() < 1e17 { format!("{value:.1}") } else { format!("{value:e}") };
         Number::parse(&text)
     }
 
@@ -197,9 +198,8 @@ fn literal_value(literal: &str) -> NumberValue {
     if trimmed.is_empty() {
         return integer_value(false, "0");
     }
-    let shift = exponent
-        .saturating_sub(fraction.len() as i64)
-        .saturating_add((significant.len() - trimmed.len()) as i64);
+    let shift =
+        exponent.saturating_sub(fraction.len() as i64).saturating_add((significant.len() - trimmed.len()) as i64);
     let double: f64 = literal.parse().unwrap_or(f64::INFINITY);
     if shift >= 0 && double.is_finite() {
         return integer_value(negative, &format!("{trimmed}{}", "0".repeat(shift as usize)));
@@ -232,28 +232,31 @@ pub enum Surrogates {
     Mark,
 }
 
-/// A reader's settings: the depth limit (enclosing containers) and the surrogate policy.
+/// A reader's settings: the depth limit (enclosing containers), the surrogate policy, and whether the number
+/// limits of the wire rules apply (`wire_limits: false` keeps every number as written, as a protocol message
+/// needs: an integer of any length exactly, `1e400` as its literal with an infinite value, for the SDK to refuse).
 #[derive(Debug, Clone, Copy)]
 pub struct Reader {
     pub max_depth: usize,
     pub surrogates: Surrogates,
     pub saw_lone_surrogate: bool,
+    pub wire_limits: bool,
 }
 
 impl Default for Reader {
     fn default() -> Self {
-        Reader { max_depth: MAX_JSON_DEPTH as usize, surrogates: Surrogates::Refuse, saw_lone_surrogate: false }
+        Reader {
+            max_depth: MAX_JSON_DEPTH as usize,
+            surrogates: Surrogates::Refuse,
+            saw_lone_surrogate: false,
+            wire_limits: true,
+        }
     }
 }
 
 /// Reads a contract document under every wire rule of spec/validation.md.
 pub fn read(text: &[u8]) -> ReadResult {
     Reader::default().read(text)
-}
-
-/// Reads a document and writes it back compactly: convenience for programs that echo values.
-pub fn read_str(text: &str) -> ReadResult {
-    read(text.as_bytes())
 }
 
 fn syntax(message: impl Into<String>) -> Vec<Issue> {
@@ -370,7 +373,7 @@ impl Parse<'_> {
             Some(b't') => self.word("true", Json::Bool(true)),
             Some(b'f') => self.word("false", Json::Bool(false)),
             Some(b'n') => self.word("null", Json::Null),
-            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b'-' | b'0'..=b'9') => self.number(reader),
             _ => Err(syntax(format!("expected a JSON value at byte {}", self.at))),
         }
     }
@@ -412,25 +415,31 @@ impl Parse<'_> {
         }
     }
 
-    fn number(&mut self) -> Result<Json, Vec<Issue>> {
+    fn number(&mut self, reader: &Reader) -> Result<Json, Vec<Issue>> {
         let start = self.at;
         self.at = scan_number(self.text, start).map_err(|at| syntax(format!("a malformed number at byte {at}")))?;
         let literal = std::str::from_utf8(&self.text[start..self.at]).unwrap_or("0");
         let is_integer = !literal.contains(['.', 'e', 'E']);
         let digit_count = literal.trim_start_matches('-').len();
-        if is_integer && digit_count > MAX_INTEGER_DIGITS as usize {
+        let too_long = is_integer && digit_count > MAX_INTEGER_DIGITS as usize;
+        if too_long && reader.wire_limits {
             let path = self.path_of_next_value();
             let message = format!("an integer of {digit_count} digits (at most {MAX_INTEGER_DIGITS} are read)");
             self.refusals.push(Issue::new(&path, "wire.integer-too-long", message));
-            return Ok(Json::Number(Number { literal: "0".into(), value: integer_value(false, "0") }));
-        }
-        if !is_finite_literal(literal) {
+        } else if (too_long || !is_finite_literal(literal)) && reader.wire_limits {
             let path = self.path_of_next_value();
             let shown = crate::issue::quote(literal);
             self.refusals.push(Issue::new(&path, "wire.non-finite-number", format!("{shown} is beyond every double")));
-            return Ok(Json::Number(Number { literal: "0".into(), value: NumberValue::Fraction(f64::INFINITY) }));
+        } else if is_integer {
+            let value = integer_value(literal.starts_with('-'), literal.trim_start_matches('-'));
+            return Ok(Json::Number(Number { literal: literal.into(), value }));
+        } else if !is_finite_literal(literal) {
+            return Ok(Json::Number(Number { literal: literal.into(), value: NumberValue::Fraction(f64::INFINITY) }));
+        } else {
+            return Ok(Json::Number(Number::from_checked_literal(literal)));
         }
-        Ok(Json::Number(Number::from_checked_literal(literal)))
+        // A refused number: the document is refused, so its value is never used.
+        Ok(Json::Null)
     }
 
     fn string(&mut self, reader: &mut Reader) -> Result<String, Vec<Issue>> {

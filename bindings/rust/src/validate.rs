@@ -53,7 +53,11 @@ pub fn validate_value(type_name: &str, value: &Json) -> Validation {
 fn in_memory_wire_refusals(value: &Json) -> Option<Vec<Issue>> {
     let limit = crate::generated::limits::MAX_JSON_DEPTH as usize;
     if value.depth() > limit {
-        return Some(vec![Issue::new("$", "wire.too-deep", format!("a value is nested in more than {limit} containers"))]);
+        return Some(vec![Issue::new(
+            "$",
+            "wire.too-deep",
+            format!("a value is nested in more than {limit} containers"),
+        )]);
     }
     // A value made by this crate's reader has no duplicate keys; one built by hand is re-read from its text.
     read(value.to_text().as_bytes()).err()
@@ -63,9 +67,8 @@ fn registry() -> &'static Registry<'static> {
     static REGISTRY: OnceLock<Registry<'static>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         let documents = SCHEMAS.iter().map(|(name, text)| (format!("{SCHEMA_BASE}{name}.json"), schema_json(text)));
-        let resources: Vec<(String, jsonschema::Resource)> = documents
-            .map(|(uri, document)| (uri, jsonschema::Draft::Draft202012.create_resource(document)))
-            .collect();
+        let resources: Vec<(String, jsonschema::Resource)> =
+            documents.map(|(uri, document)| (uri, jsonschema::Draft::Draft202012.create_resource(document))).collect();
         Registry::new().extend(resources).and_then(|builder| builder.prepare()).expect("the embedded schemas load")
     })
 }
@@ -111,7 +114,8 @@ pub fn to_serde(value: &Json) -> serde_json::Value {
                 NumberValue::Integer { negative: false, digits } if digits.parse::<u64>().is_ok() => {
                     serde_json::Value::from(digits.parse::<u64>().unwrap_or_default())
                 }
-                _ => serde_json::Number::from_f64(number.as_f64()).map_or(serde_json::Value::Null, serde_json::Value::Number),
+                _ => serde_json::Number::from_f64(number.as_f64())
+                    .map_or(serde_json::Value::Null, serde_json::Value::Number),
             }
         }
         Json::String(text) => serde_json::Value::String(text.clone()),
@@ -162,9 +166,10 @@ fn explain(error: &ValidationError<'_>, type_name: &str, value: &Json, found: &m
                 .filter(|index| !context[*index].iter().any(|sub| wrong_type_at_root(*index, sub)))
                 .collect();
             if admitting.is_empty() {
-                let first = context.iter().enumerate().find_map(|(index, errors)| {
-                    errors.iter().find(|sub| wrong_type_at_root(index, sub))
-                });
+                let first = context
+                    .iter()
+                    .enumerate()
+                    .find_map(|(index, errors)| errors.iter().find(|sub| wrong_type_at_root(index, sub)));
                 if let Some(sub) = first {
                     found.push(leaf(sub, type_name, value, None));
                 }
@@ -257,7 +262,9 @@ fn sentence(error: &ValidationError<'_>, for_a_key: bool) -> String {
     let shown = quote(&error.instance().to_string());
     let text = match error.kind() {
         ValidationErrorKind::Type { .. } => format!("{shown} is of the wrong JSON type"),
-        ValidationErrorKind::Required { property } => format!("{} is required but missing", quote(&property.to_string())),
+        ValidationErrorKind::Required { property } => {
+            format!("{} is required but missing", quote(&property.to_string()))
+        }
         ValidationErrorKind::AdditionalProperties { unexpected } => {
             let named: Vec<String> = unexpected.iter().take(5).map(|key| quote(key)).collect();
             let more = unexpected.len().saturating_sub(5);

@@ -4,9 +4,12 @@
 //! Why a program and not a test: the checker owns the comparison (exact values and literal kinds, from the
 //! binding model), so every binding is judged by one piece of code.
 
-use seq_io::json::{read, Json, Reader};
 use seq_io::codec::round_trip;
+use seq_io::json::{read, Json, Reader};
 use std::io::{BufRead, Write};
+
+/// A request wraps the instance's text in one object; the text itself is read under the wire rules.
+const MESSAGE_DEPTH: usize = 16;
 
 fn answer(request: &Json) -> Json {
     let id = request.get("id").cloned().unwrap_or(Json::Null);
@@ -39,7 +42,7 @@ fn main() {
         if line.trim().is_empty() {
             continue;
         }
-        let mut reader = Reader { max_depth: 216, ..Reader::default() };
+        let mut reader = Reader { max_depth: MESSAGE_DEPTH, wire_limits: false, ..Reader::default() };
         let reply = match reader.read(line.as_bytes()) {
             Ok(request) => answer(&request),
             Err(issues) => error(Json::Null, format!("unreadable request: {}", issues[0])),

@@ -120,13 +120,12 @@ fn answer_case(request: &Json, lone_surrogate: bool) -> Json {
     };
     match answer {
         Answer::Result(result) => object(vec![("type", text("result")), ("id", text(&id)), ("result", result)]),
-        Answer::Error(rule, message) => object(vec![
-            ("type", text("error")),
-            ("id", text(&id)),
-            ("rule", text(&rule)),
-            ("message", text(&message)),
-        ]),
-        Answer::Skipped(reason) => object(vec![("type", text("skipped")), ("id", text(&id)), ("reason", text(&reason))]),
+        Answer::Error(rule, message) => {
+            object(vec![("type", text("error")), ("id", text(&id)), ("rule", text(&rule)), ("message", text(&message))])
+        }
+        Answer::Skipped(reason) => {
+            object(vec![("type", text("skipped")), ("id", text(&id)), ("reason", text(&reason))])
+        }
     }
 }
 
@@ -141,7 +140,12 @@ fn protocol_error(id: &str, message: &str) -> Json {
 }
 
 fn answer_line(line: &str) -> Json {
-    let mut reader = Reader { max_depth: MESSAGE_DEPTH, surrogates: Surrogates::Mark, saw_lone_surrogate: false };
+    let mut reader = Reader {
+        max_depth: MESSAGE_DEPTH,
+        surrogates: Surrogates::Mark,
+        saw_lone_surrogate: false,
+        wire_limits: false,
+    };
     match reader.read(line.as_bytes()) {
         Ok(request) if request.get("type") == Some(&text("case")) => answer_case(&request, reader.saw_lone_surrogate),
         Ok(request) if request.get("type") == Some(&text("hello")) => hello(),
