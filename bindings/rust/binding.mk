@@ -16,14 +16,14 @@ BINDINGS_CHECK += binding-rust
 .PHONY: generate-rust binding-rust
 
 generate-rust: $(STAMP)
-	timeout 120 $(MAINT) seq_io_maint.codegen_rust generate
+	timeout 120 env $(MAINT) seq_io_maint.codegen_rust generate
 
 binding-rust: $(STAMP)
-	timeout 120 $(MAINT) seq_io_maint.codegen_rust check
+	timeout 120 env $(MAINT) seq_io_maint.codegen_rust check
 	cd $(RUST_DIR) && $(RUST_ENV) timeout 1800 nice cargo build --release --locked
 	cd $(RUST_DIR) && $(RUST_ENV) timeout 1800 nice cargo test --release --locked
 	mkdir -p $(REPORTS)/bindings
-	timeout 600 $(MAINT) seq_io_maint.roundtrip --lang rust --impl "$(RUST_BIN)/seq-io-roundtrip" \
+	timeout 600 env $(MAINT) seq_io_maint.roundtrip --lang rust --impl "$(RUST_BIN)/seq-io-roundtrip" \
 		--report $(REPORTS)/bindings/rust-roundtrip.json
 	timeout 900 $(BIN)/iospec run --kind validation --impl "$(RUST_BIN)/seq-io-testee" \
 		--xfail $(RUST_DIR)/expected-failures.json --json $(REPORTS)/bindings/rust-validation.json

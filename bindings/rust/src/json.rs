@@ -73,13 +73,17 @@ impl Number {
         Number::from_checked_literal(&value.to_string())
     }
 
-    /// A finite double, written by Rust's shortest round-trip formatting; `None` for NaN or an infinity.
+    /// A finite double, written with a fraction or exponent (`640.0`, `0.5`, `1e300`) by Rust's shortest
+    /// round-trip formatting; `None` for NaN or an infinity.
     pub fn from_f64(value: f64) -> Option<Number> {
         if !value.is_finite() {
             return None;
         }
-        let text =
-            if value.fract() == 0.0 && value.abs() < 1e17 { format!("{value:.1}") } else { format!("{value:e}") };
+        let text = match (value.fract() == 0.0, value.abs() < 1e17) {
+            (true, true) => format!("{value:.1}"),
+            (true, false) => format!("{value:e}"),
+            (false, _) => format!("{value}"),
+        };
         Number::parse(&text)
     }
 

@@ -1,7 +1,7 @@
 //! The reader and writer against spec/validation.md "Wire rules", "Limits" and "Language-neutral decisions":
 //! each expected path, rule id and value below is the one the spec's text gives for that input.
 
-use seq_io::json::{read, Json, NumberValue, Reader, Surrogates};
+use seq_io::json::{read, Json, Number, NumberValue, Reader, Surrogates};
 
 fn refusals(text: &[u8]) -> Vec<(String, String)> {
     match read(text) {
@@ -116,6 +116,16 @@ fn a_number_is_its_exact_value() {
     assert_eq!(value("10e-1"), value("1"));
     assert_ne!(value("9007199254740993"), value("9007199254740992"));
     assert!(value("640.0").is_integral() && !value("640.0").is_integer_literal());
+}
+
+#[test]
+fn a_double_built_in_memory_keeps_its_value_and_is_written_as_a_double() {
+    let literal = |value: f64| Number::from_f64(value).map(|number| number.literal().to_owned());
+    assert_eq!(literal(640.0).as_deref(), Some("640.0"));
+    assert_eq!(literal(0.1).as_deref(), Some("0.1"));
+    assert_eq!(literal(-1e300).as_deref(), Some("-1e300"));
+    assert_eq!(literal(f64::NAN), None);
+    assert_eq!(Number::from_f64(1e300).unwrap(), Number::parse(&format!("1{}", "0".repeat(300))).unwrap());
 }
 
 #[test]
