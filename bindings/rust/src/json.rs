@@ -415,7 +415,10 @@ impl Parse<'_> {
             self.at += word.len();
             Ok(value)
         } else {
-            Err(syntax(format!("unexpected token at byte {} (NaN and Infinity are not JSON)", self.at)))
+            Err(syntax(format!(
+                "an unknown word at byte {}: only true, false and null are (NaN, Infinity are not)",
+                self.at
+            )))
         }
     }
 
