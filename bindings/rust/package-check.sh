@@ -4,14 +4,15 @@
 #
 # Why this way: nothing is published; a path dependency on the unpacked .crate uses exactly the files `cargo
 # package` ships (so a file missing from the package, e.g. the embedded schemas, fails here). `--no-verify` skips
-# cargo's own rebuild of the package, since the consumer build below is that verification.
+# cargo's own rebuild of the package, since the consumer build below is that verification. `--allow-dirty`: the check
+# judges the working tree as it is, so `make binding-rust` can run before a commit (a fresh clone is clean anyway).
 # Env: CARGO_TARGET_DIR (shared with the binding's build, so dependencies compile once), CARGO_BUILD_JOBS.
 set -euo pipefail
 crate_dir="$(cd "$(dirname "$0")" && pwd)"
 target="${CARGO_TARGET_DIR:?set CARGO_TARGET_DIR}"
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$crate_dir/Cargo.toml" | head -1)"
 
-(cd "$crate_dir" && cargo package --no-verify --locked --quiet)
+(cd "$crate_dir" && cargo package --no-verify --allow-dirty --locked --quiet)
 crate_file="$target/package/seq-io-$version.crate"
 
 work="$(mktemp -d)"

@@ -32,7 +32,7 @@ pub fn is_known_type(type_name: &str) -> bool {
 
 /// Validates JSON text as the type named `type_name` (a schema's title); an unknown type is refused as `type-name`.
 pub fn validate(type_name: &str, text: &[u8]) -> Validation {
-    validate_value(type_name, &read(text)?)
+    validate_read(type_name, &read(text)?)
 }
 
 /// Validates a value built in memory exactly as its text would be (depth and duplicate keys included).
@@ -40,6 +40,11 @@ pub fn validate_value(type_name: &str, value: &Json) -> Validation {
     if let Some(refusals) = in_memory_wire_refusals(value) {
         return Err(refusals);
     }
+    validate_read(type_name, value)
+}
+
+/// The stages after the wire rules, on a value that obeys them.
+fn validate_read(type_name: &str, value: &Json) -> Validation {
     let Some(validator) = validators().get(type_name) else {
         return Err(vec![Issue::new("$", "type-name", format!("{} is not a type of the contract", quote(type_name)))]);
     };
@@ -171,7 +176,7 @@ fn explain(error: &ValidationError<'_>, type_name: &str, value: &Json, found: &m
                     .enumerate()
                     .find_map(|(index, errors)| errors.iter().find(|sub| wrong_type_at_root(index, sub)));
                 if let Some(sub) = first {
-                    found.push(leaf(sub, type_name, value, None));
+                    found.push(leaf(sub, type_name, value, false));
                 }
                 return;
             }
@@ -182,28 +187,22 @@ fn explain(error: &ValidationError<'_>, type_name: &str, value: &Json, found: &m
             }
         }
         ValidationErrorKind::PropertyNames { error: inner } => {
-            let mut issue = leaf(inner, type_name, value, Some(error)).issue;
+            let mut issue = leaf(inner, type_name, value, true).issue;
             issue.path = instance_path(error.instance_path().as_str(), value);
             let keyword = inner.kind().keyword().to_owned();
             found.push(Found { issue, keyword });
         }
-        _ => found.push(leaf(error, type_name, value, None)),
+        _ => found.push(leaf(error, type_name, value, false)),
     }
 }
 
-/// A refusal from a failing keyword: its path, its rule id (nearest `x-rule` on the way, else the keyword).
-fn leaf(error: &ValidationError<'_>, type_name: &str, value: &Json, outer: Option<&ValidationError<'_>>) -> Found {
+/// A refusal from a failing keyword: its path, its rule id (nearest `x-rule` on the way, else the keyword). The
+/// engine gives an error inside `propertyNames` its full evaluation path, so the walk passes through `propertyNames`.
+fn leaf(error: &ValidationError<'_>, type_name: &str, value: &Json, for_a_key: bool) -> Found {
     let keyword = error.kind().keyword().to_owned();
-    let mut evaluation = outer.map(|outer| outer.evaluation_path().as_str().to_owned()).unwrap_or_default();
-    let own = error.evaluation_path().as_str();
-    if outer.is_some() && !own.starts_with(&evaluation) {
-        evaluation.push_str(own);
-    } else {
-        evaluation = own.to_owned();
-    }
-    let rule = rule_along(type_name, &evaluation).unwrap_or_else(|| keyword.clone());
+    let rule = rule_along(type_name, error.evaluation_path().as_str()).unwrap_or_else(|| keyword.clone());
     let path = instance_path(error.instance_path().as_str(), value);
-    let message = sentence(error, outer.is_some());
+    let message = sentence(error, for_a_key);
     Found { issue: Issue::new(&path, &rule, message), keyword }
 }
 
