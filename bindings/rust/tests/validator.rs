@@ -53,10 +53,26 @@ fn contract(extra: &str) -> String {
 
 #[test]
 fn x_rule_names_a_keyword_inside_it() {
-    let found = refused("Camera", r#"{"width": 1, "height": 1, "codec": "png", "quality": 90}"#);
-    assert!(
-        has(&found, "$", "Camera.quality-needs-jpeg") || found.iter().any(|(_, r)| r == "Camera.quality-needs-jpeg")
-    );
+    let png = refused("Camera", r#"{"width": 1, "height": 1, "codec": "png", "quality": 90}"#);
+    assert_eq!(png, vec![("$.codec".into(), "Camera.quality-needs-jpeg".into())]);
+    let no_codec = refused("Camera", r#"{"width": 1, "height": 1, "quality": 90}"#);
+    assert_eq!(no_codec, vec![("$".into(), "Camera.quality-needs-jpeg".into())], "the required codec is missing");
+}
+
+#[test]
+fn a_value_built_in_memory_is_decided_as_its_text() {
+    use seq_io::json::{Json, Number};
+    let one = Json::Number(Number::from_i64(1));
+    let twice = Json::Object(vec![("inputs".into(), one.clone()), ("inputs".into(), one.clone())]);
+    let found: Vec<_> = seq_io::validate::validate_value("ActRequest", &twice).unwrap_err();
+    assert_eq!((found[0].path.as_str(), found[0].rule.as_str()), ("$", "wire.duplicate-key"));
+    let mut deep = one;
+    for _ in 0..201 {
+        deep = Json::Array(vec![deep]);
+    }
+    let found =
+        seq_io::validate::validate_value("ActRequest", &Json::Object(vec![("inputs".into(), deep)])).unwrap_err();
+    assert_eq!((found[0].path.as_str(), found[0].rule.as_str()), ("$", "wire.too-deep"));
 }
 
 #[test]
