@@ -7,7 +7,6 @@
 #include "seqio/validate.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -19,22 +18,23 @@ namespace {
 
 constexpr std::size_t kMaxRefusals = 100;  // spec/validation.md "Reader limits": refusals reported
 
-std::vector<Refusal> lowest_rank_per_path(const std::vector<schema::Error>& errors) {
-  std::map<std::string, int> lowest;
-  for (const schema::Error& e : errors) {
-    auto found = lowest.find(e.path);
-    if (found == lowest.end() || e.rank < found->second) lowest[e.path] = e.rank;
-  }
+// Every failing keyword once per (path, rule), lowest rank first at each path. spec/validation.md asks for every
+// refusal of the lowest rank at a path and allows the others; reporting all of them keeps the answer complete
+// (a vector may name a higher-ranked refusal beside a lower one, as val-stream-error-0011 does).
+std::vector<Refusal> schema_refusals(std::vector<schema::Error> errors) {
+  std::stable_sort(errors.begin(), errors.end(), [](const schema::Error& a, const schema::Error& b) {
+    return a.path != b.path ? a.path < b.path : a.rank < b.rank;
+  });
   std::vector<Refusal> out;
   std::set<std::pair<std::string, std::string>> seen;
   for (const schema::Error& e : errors)
-    if (e.rank == lowest[e.path] && seen.insert({e.path, e.rule}).second) out.push_back({e.path, e.rule, e.message});
+    if (seen.insert({e.path, e.rule}).second) out.push_back({e.path, e.rule, e.message});
   return out;
 }
 
 void sort_and_bound(std::vector<Refusal>& refusals) {
-  std::sort(refusals.begin(), refusals.end(), [](const Refusal& a, const Refusal& b) {
-    return a.path != b.path ? a.path < b.path : a.rule < b.rule;
+  std::stable_sort(refusals.begin(), refusals.end(), [](const Refusal& a, const Refusal& b) {
+    return a.path < b.path;
   });
   if (refusals.size() > kMaxRefusals) refusals.resize(kMaxRefusals);
 }
@@ -195,7 +195,7 @@ Validation validate_value(const std::string& type_name, const Value& value) {
   schema::Outcome outcome;
   schema::evaluate(*root, result.normalized, "$", "", outcome);
   if (!outcome.errors.empty()) {
-    result.refusals = lowest_rank_per_path(outcome.errors);
+    result.refusals = schema_refusals(std::move(outcome.errors));
   } else {
     beyond_schema(outcome.visits, result.refusals);
   }

@@ -14,7 +14,7 @@ namespace seqio {
 struct Validation {
   bool valid = false;
   Value normalized;                // when valid
-  std::vector<Refusal> refusals;   // when refused: at most 100, sorted by path and rule
+  std::vector<Refusal> refusals;   // when refused: at most 100, by path, the lowest rank first at a path
 };
 
 // The contract types a document can be validated as (the names of spec/schemas/*.json).
