@@ -19,6 +19,7 @@ std::string answer_json(const std::string& id, const char* key, const std::strin
 std::string handle(const std::string& line) {
   seqio::ReadOptions message_options = seqio::contract_read_options();
   message_options.max_depth += 16;
+  message_options.max_bytes *= 8;  // a document arrives as an escaped string, up to 6 bytes per byte
   seqio::ReadResult request = seqio::read(line, message_options);
   if (!request.ok || !request.value.is_object()) return answer_json("", "error", "the request line is not a JSON object");
   const seqio::Value* id = request.value.find("id");

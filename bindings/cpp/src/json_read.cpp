@@ -12,7 +12,7 @@
 namespace seqio {
 
 ReadOptions contract_read_options() {
-  return ReadOptions{contract::MAX_JSON_DEPTH, contract::READER_MAX_DOCUMENT_BYTES, contract::MAX_INTEGER_DIGITS};
+  return ReadOptions{contract::MAX_JSON_DEPTH, contract::READER_MAX_DOCUMENT_BYTES, contract::MAX_INTEGER_DIGITS, true};
 }
 
 namespace {
@@ -194,13 +194,14 @@ class Reader {
     }
     std::string literal = text_.substr(start, at_ - start);
     std::size_t digits = int_end - start - (text_[start] == '-' ? 1 : 0);
+    bool finite = true;
+    if (!options_.refuse_unbounded_numbers) return Value::number(Number::from_literal(literal, &finite));
     if (integer && digits > options_.max_int_digits) {
       refusals_.push_back({current_path(stack_.size()), "wire.integer-too-long",
                            "an integer of " + std::to_string(digits) + " digits is longer than " +
                                std::to_string(options_.max_int_digits) + " digits (MAX_INTEGER_DIGITS)"});
       return Value::null();
     }
-    bool finite = true;
     Number number = Number::from_literal(literal, &finite);
     if (!finite) {
       refusals_.push_back({current_path(stack_.size()), "wire.non-finite-number",

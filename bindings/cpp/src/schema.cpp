@@ -219,17 +219,31 @@ bool admits(const Node& branch, const Value& instance) {
 
 class Evaluator {
  public:
-  explicit Evaluator(Outcome& out) : out_(out) {}
+  explicit Evaluator(Outcome& out, const Value* skip_patterns_of = nullptr)
+      : out_(out), skip_patterns_of_(skip_patterns_of) {}
 
   void run(const Node& node, Value& v, const std::string& path, std::string rule) {
     if (!node.x_rule.empty()) rule = node.x_rule;
+    // spec/validation.md "Limits": the patterns of a string that breaks its own maxLength may be skipped, also in
+    // the subschemas applied to it here (a 100 MB stream key is refused by maxLength without scanning it).
+    const Value* saved_skip = skip_patterns_of_;
+    if (v.is_string() && node.max_length && code_point_count(v.as_string()) > *node.max_length) skip_patterns_of_ = &v;
+    run_keywords(node, v, path, rule);
+    skip_patterns_of_ = saved_skip;
+  }
+
+ private:
+  Outcome& out_;
+  const Value* skip_patterns_of_;
+
+  void run_keywords(const Node& node, Value& v, const std::string& path, const std::string& rule) {
     if (!node.name.empty()) out_.visits.push_back({node.name, &v, path});
     if (node.always_false) fail(path, rule, "false", 4, "no value is allowed here");
     if (node.ref_node != nullptr) run(*node.ref_node, v, path, rule);
     check_type(node, v, path, rule);
     check_value(node, v, path, rule);
     if (v.is_number()) check_number(node, v.as_number(), path, rule);
-    if (v.is_string()) check_string(node, v.as_string(), path, rule);
+    if (v.is_string()) check_string(node, v, path, rule);
     if (v.is_array()) check_array(node, v, path, rule);
     if (v.is_object()) check_object(node, v, path, rule);
     for (const Node* sub : node.all_of) run(*sub, v, path, rule);
@@ -242,16 +256,13 @@ class Evaluator {
     }
   }
 
- private:
-  Outcome& out_;
-
   void fail(const std::string& path, const std::string& rule, const char* keyword, int rank, std::string message) {
     out_.errors.push_back({path, rule.empty() ? keyword : rule, rank, std::move(message)});
   }
 
   bool passes(const Node& node, Value& v, const std::string& path, const std::string& rule) {
     Outcome scratch;
-    Evaluator(scratch).run(node, v, path, rule);
+    Evaluator(scratch, skip_patterns_of_).run(node, v, path, rule);
     return scratch.errors.empty();
   }
 
@@ -279,7 +290,8 @@ class Evaluator {
       fail(path, rule, "exclusiveMinimum", 4, n.literal() + " must be greater than " + node.exclusive_minimum->literal());
   }
 
-  void check_string(const Node& node, const std::string& s, const std::string& path, const std::string& rule) {
+  void check_string(const Node& node, const Value& v, const std::string& path, const std::string& rule) {
+    const std::string& s = v.as_string();
     std::size_t length = code_point_count(s);
     bool too_long = node.max_length && length > *node.max_length;
     if (too_long)
@@ -288,7 +300,7 @@ class Evaluator {
     if (node.min_length && length < *node.min_length)
       fail(path, rule, "minLength", 4, "the string has " + std::to_string(length) + " characters, fewer than " +
                                            std::to_string(*node.min_length));
-    if (node.pattern && !too_long) {
+    if (node.pattern && !too_long && skip_patterns_of_ != &v) {
       std::u32string points = to_code_points(s);
       std::wstring text(points.begin(), points.end());
       if (!std::regex_search(text, *node.pattern))
@@ -370,7 +382,7 @@ class Evaluator {
     bool any_admits = false;
     for (const Node* branch : node.any_of) {
       Outcome branch_outcome;
-      Evaluator(branch_outcome).run(*branch, v, path, rule);
+      Evaluator(branch_outcome, skip_patterns_of_).run(*branch, v, path, rule);
       if (branch_outcome.errors.empty()) {  // a passing branch: the anyOf holds; keep what it visited
         for (Visit& visit : branch_outcome.visits) out_.visits.push_back(std::move(visit));
         return;

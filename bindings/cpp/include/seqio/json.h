@@ -103,6 +103,9 @@ struct ReadOptions {
   std::size_t max_depth;        // containers that may enclose a value (MAX_JSON_DEPTH, or +16 for messages)
   std::size_t max_bytes;        // reader limit on the document size (reader.too-large)
   std::size_t max_int_digits;   // MAX_INTEGER_DIGITS
+  // false only for trusted files that carry hostile numbers as data (conformance/vectors.json): such numbers
+  // are then kept as their literal text instead of refused.
+  bool refuse_unbounded_numbers = true;
 };
 ReadOptions contract_read_options();  // the contract's limits and this reader's document size limit
 
