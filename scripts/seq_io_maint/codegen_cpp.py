@@ -192,8 +192,9 @@ def types_header(model: Json) -> str:
     body = "\n".join(declare_type(t) for t in ordered_types(model["types"]))
     return (
         header("//")
-        + "// The contract's types as C++ values: one struct per object type, one enum class per enum, with decode\n"
-        + "// (Value → type, refusing unknown members and wrong kinds) and encode (type → Value, absent stays absent).\n"
+        + "// The contract's types as C++ values: one struct per object type, one enum class per enum, with\n"
+        + "// decode (Value → type, refusing unknown members and wrong kinds) and encode (type → Value, absent\n"
+        + "// stays absent).\n"
         + "#pragma once\n\n"
         + "#include <array>\n#include <cstdint>\n#include <string>\n#include <variant>\n#include <vector>\n\n"
         + '#include "seqio/codec.h"\n#include "seqio/json.h"\n\n'
@@ -264,7 +265,8 @@ def decode_struct(t: Json) -> str:
     for field in required_fields:
         out += f'  if (!seen_{field["json"]}) refuse_missing_member(path, "{field["json"]}");\n'
     out += "}\n\n"
-    out += f"{name} {name}::from_json(const Value& in) {{\n  {name} out;\n  decode(in, out, \"$\");\n  return out;\n}}\n"
+    out += f"{name} {name}::from_json(const Value& in) {{\n"
+    out += f'  {name} out;\n  decode(in, out, "$");\n  return out;\n}}\n'
     return out
 
 
@@ -332,14 +334,14 @@ def contract_header(model: Json) -> str:
         + f'constexpr const char* CONTRACT_VERSION = "{model["contract_version"]}";\n'
         + f'constexpr const char* PACKAGE_VERSION = "{model["package_version"]}";\n'
         + lines
-        + "// This reader's own document size limit (spec/validation.md \"Reader limits\"): twice MAX_STREAM_BYTES.\n"
+        + '// This reader\'s own document size limit (spec/validation.md "Reader limits"): twice MAX_STREAM_BYTES.\n'
         + "constexpr std::size_t READER_MAX_DOCUMENT_BYTES = 2 * static_cast<std::size_t>(MAX_STREAM_BYTES);\n"
         + "\n}  // namespace contract\n}  // namespace seqio\n"
     )
 
 
 def raw_literal(text: str) -> str:
-    if f"){RAW_DELIMITER}\"" in text:
+    if f'){RAW_DELIMITER}"' in text:
         raise ValueError("a schema holds the raw-string delimiter")
     return f'R"{RAW_DELIMITER}({text}){RAW_DELIMITER}"'
 
@@ -380,7 +382,7 @@ def embedded_header() -> str:
         header("//")
         + "// Access to the embedded schemas and identifier tables (see embedded.cpp).\n"
         + "#pragma once\n\n#include <vector>\n\nnamespace seqio {\nnamespace embedded {\n\n"
-        + "struct SchemaText {\n  const char* file;  // e.g. \"Camera.json\"\n  const char* text;\n};\n"
+        + 'struct SchemaText {\n  const char* file;  // e.g. "Camera.json"\n  const char* text;\n};\n'
         + "struct CodePointRange {\n  char32_t first;\n  char32_t last;\n};\n\n"
         + "const std::vector<SchemaText>& schemas();\n"
         + "const std::vector<CodePointRange>& xid_start();\n"
