@@ -54,8 +54,8 @@ void expect_object(const Value& in, const std::string& path) {
 
 void refuse_unknown_member(const std::string& path, const std::string& name) {
   std::string quoted;
-  write_string(quoted, name.size() > 60 ? name.substr(0, 57) + "..." : name);
-  refuse(path, "the member " + quoted + " is not one this type declares");
+  write_string(quoted, name);
+  refuse(path, "the member " + cut_for_message(quoted) + " is not one this type declares");
 }
 
 void refuse_missing_member(const std::string& path, const char* name) {

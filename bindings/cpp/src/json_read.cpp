@@ -4,6 +4,7 @@
 // the work and never touches the call stack, and the depth rule (wire.too-deep) is checked before a value is
 // opened. Syntax errors stop the read (path `$`), as do too-deep values; duplicate keys, non-finite numbers and
 // over-long integers are collected with their paths and the read goes on, so every one of them is reported.
+#include <cmath>
 #include <unordered_set>
 
 #include "seqio/generated_contract.h"
@@ -16,6 +17,28 @@ ReadOptions contract_read_options() {
 }
 
 namespace {
+
+// The length of the well-formed UTF-8 sequence at `at` (no overlong form, no surrogate, at most U+10FFFF), or 0.
+std::size_t utf8_sequence_length(const std::string& s, std::size_t at) {
+  unsigned char c = static_cast<unsigned char>(s[at]);
+  std::size_t extra;
+  unsigned low = 0x80, high = 0xBF;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) extra = 1;
+  else if (c == 0xE0) extra = 2, low = 0xA0;
+  else if (c == 0xED) extra = 2, high = 0x9F;
+  else if (c >= 0xE1 && c <= 0xEF) extra = 2;
+  else if (c == 0xF0) extra = 3, low = 0x90;
+  else if (c == 0xF4) extra = 3, high = 0x8F;
+  else if (c >= 0xF1 && c <= 0xF3) extra = 3;
+  else return 0;
+  if (at + extra >= s.size()) return 0;
+  for (std::size_t k = 1; k <= extra; ++k) {
+    unsigned char d = static_cast<unsigned char>(s[at + k]);
+    if (d < (k == 1 ? low : 0x80u) || d > (k == 1 ? high : 0xBFu)) return 0;
+  }
+  return extra + 1;
+}
 
 struct SyntaxError {
   std::string message;
@@ -256,27 +279,12 @@ class Reader {
     return cp;
   }
 
-  // Copies one UTF-8 sequence after checking it is well-formed (no overlong form, no surrogate, at most U+10FFFF).
+  // Copies one well-formed UTF-8 sequence.
   void copy_utf8(std::string& out) {
-    unsigned char c = static_cast<unsigned char>(text_[at_]);
-    int extra;
-    unsigned low = 0x80, high = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) extra = 1;
-    else if (c == 0xE0) extra = 2, low = 0xA0;
-    else if (c == 0xED) extra = 2, high = 0x9F;
-    else if (c >= 0xE1 && c <= 0xEF) extra = 2;
-    else if (c == 0xF0) extra = 3, low = 0x90;
-    else if (c == 0xF4) extra = 3, high = 0x8F;
-    else if (c >= 0xF1 && c <= 0xF3) extra = 3;
-    else fail("invalid UTF-8");
-    if (at_ + static_cast<std::size_t>(extra) >= text_.size()) fail("invalid UTF-8 (truncated sequence)");
-    for (int k = 1; k <= extra; ++k) {
-      unsigned char d = static_cast<unsigned char>(text_[at_ + k]);
-      unsigned lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
-      if (d < lo || d > hi) fail("invalid UTF-8");
-    }
-    out.append(text_, at_, static_cast<std::size_t>(extra) + 1);
-    at_ += static_cast<std::size_t>(extra) + 1;
+    std::size_t length = utf8_sequence_length(text_, at_);
+    if (length == 0) fail("invalid UTF-8");
+    out.append(text_, at_, length);
+    at_ += length;
   }
 
   std::string parse_string() {
@@ -330,5 +338,58 @@ ReadResult read(const std::string& text, const ReadOptions& options) {
 }
 
 ReadResult read(const std::string& text) { return read(text, contract_read_options()); }
+
+}  // namespace seqio
+
+namespace seqio {
+namespace {
+
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t length = utf8_sequence_length(s, i);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<Refusal> wire_refusals(const Value& root, const ReadOptions& options) {
+  struct Item {
+    const Value* value;
+    std::size_t depth;  // containers enclosing it
+    std::string path;
+  };
+  std::vector<Refusal> out;
+  std::vector<Item> stack = {{&root, 0, "$"}};
+  while (!stack.empty()) {
+    Item item = std::move(stack.back());
+    stack.pop_back();
+    if (item.depth > options.max_depth)
+      return {{"$", "wire.too-deep", "a value is enclosed by more than " + std::to_string(options.max_depth) +
+                                          " arrays and objects (MAX_JSON_DEPTH)"}};
+    const Value& v = *item.value;
+    if (v.is_string() && !valid_utf8(v.as_string()))
+      return {{"$", "wire.json-syntax", "a string is not valid UTF-8 (or holds a lone surrogate)"}};
+    if (v.is_number()) {
+      const Number& n = v.as_number();
+      std::size_t digits = n.integral() ? n.digits().size() - (n.digits()[0] == '-' ? 1 : 0) : 0;
+      if (n.written_as_integer() && digits > options.max_int_digits)
+        out.push_back({item.path, "wire.integer-too-long", "an integer of more than " +
+                                                               std::to_string(options.max_int_digits) + " digits"});
+      else if (!std::isfinite(n.to_double()))
+        out.push_back({item.path, "wire.non-finite-number", "the number lies beyond the finite doubles (binary64)"});
+    }
+    for (std::size_t i = v.items().size(); i-- > 0;)
+      stack.push_back({&v.items()[i], item.depth + 1, path_index(item.path, i)});
+    for (std::size_t i = v.members().size(); i-- > 0;) {
+      const Member& m = v.members()[i];
+      if (!valid_utf8(m.first)) return {{"$", "wire.json-syntax", "a member name is not valid UTF-8"}};
+      stack.push_back({&m.second, item.depth + 1, path_member(item.path, m.first)});
+    }
+  }
+  return out;
+}
 
 }  // namespace seqio

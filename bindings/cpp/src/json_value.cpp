@@ -123,7 +123,7 @@ Number Number::from_double(double value) {
   Number n;
   n.written_int_ = false;
   n.double_ = value;
-  n.integral_ = std::floor(value) == value;
+  n.integral_ = std::isfinite(value) && std::floor(value) == value;
   if (n.integral_) n.digits_ = integral_double_digits(value);
   return n;
 }
@@ -311,6 +311,16 @@ std::string path_member(const std::string& parent, const std::string& name) {
 
 std::string path_index(const std::string& parent, std::size_t index) {
   return parent + "[" + std::to_string(index) + "]";
+}
+
+std::string cut_for_message(const std::string& utf8) {
+  std::size_t points = 0;
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    if ((static_cast<unsigned char>(utf8[i]) & 0xC0) == 0x80) continue;
+    if (points == 57 && code_point_count(utf8) > 60) return utf8.substr(0, i) + "...";
+    ++points;
+  }
+  return utf8;
 }
 
 std::size_t code_point_count(const std::string& utf8) {

@@ -61,18 +61,6 @@ class Loader {
     }
   }
 
- private:
-  static std::size_t size_of(const Value& v, const std::string& where) {
-    if (!v.is_number() || !v.as_number().integral() || !v.as_number().fits_int64() || v.as_number().to_int64() < 0)
-      throw std::logic_error(where + " needs a non-negative integer");
-    return static_cast<std::size_t>(v.as_number().to_int64());
-  }
-
-  static std::wstring wide(const std::string& utf8) {
-    std::u32string points = to_code_points(utf8);
-    return std::wstring(points.begin(), points.end());
-  }
-
   Node& compile(const Value& schema, const std::string& where) {
     nodes.emplace_back();
     Node& node = nodes.back();
@@ -83,6 +71,18 @@ class Loader {
     if (!schema.is_object()) throw std::logic_error(where + ": a schema must be an object or a boolean");
     for (const Member& m : schema.members()) compile_keyword(node, m.first, m.second, where + "/" + m.first);
     return node;
+  }
+
+ private:
+  static std::size_t size_of(const Value& v, const std::string& where) {
+    if (!v.is_number() || !v.as_number().integral() || !v.as_number().fits_int64() || v.as_number().to_int64() < 0)
+      throw std::logic_error(where + " needs a non-negative integer");
+    return static_cast<std::size_t>(v.as_number().to_int64());
+  }
+
+  static std::wstring wide(const std::string& utf8) {
+    std::u32string points = to_code_points(utf8);
+    return std::wstring(points.begin(), points.end());
   }
 
   std::vector<const Node*> compile_list(const Value& list, const std::string& where) {
@@ -189,26 +189,7 @@ std::string type_names(unsigned types) {
   return out;
 }
 
-std::string quote(const Value& v) {
-  std::string text = write(v);
-  if (code_point_count(text) <= 60) return text;
-  std::u32string points = to_code_points(text);
-  std::string out;
-  for (std::size_t i = 0; i < 57; ++i) {
-    std::string one;
-    char32_t c = points[i];
-    if (c < 0x80) one += static_cast<char>(c);
-    else if (c < 0x800) one += {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
-    else if (c < 0x10000)
-      one += {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
-              static_cast<char>(0x80 | (c & 0x3F))};
-    else
-      one += {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
-              static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
-    out += one;
-  }
-  return out + "...";
-}
+std::string quote(const Value& v) { return cut_for_message(write(v)); }
 
 // Does a branch of an anyOf take the instance's JSON type (its own `type`, after a $ref at its root)?
 bool admits(const Node& branch, const Value& instance) {
@@ -410,6 +391,8 @@ const Node* root(const std::string& type_name) {
 }
 
 const std::vector<std::string>& root_names() { return loaded().names; }
+
+void compile_for_check(const Value& schema) { Loader().compile(schema, "#"); }
 
 void evaluate(const Node& node, Value& instance, const std::string& path, const std::string& rule, Outcome& out) {
   Evaluator(out).run(node, instance, path, rule);

@@ -48,6 +48,9 @@ struct Node {
 const Node* root(const std::string& type_name);
 const std::vector<std::string>& root_names();
 
+// Compiles one schema on its own; throws std::logic_error on a keyword this evaluator does not implement.
+void compile_for_check(const Value& schema);
+
 // One failing keyword: where, its rule id, its rank (1 type, 2 required, 3 additionalProperties, 4 other).
 struct Error {
   std::string path;

@@ -181,19 +181,12 @@ void normalize(const std::vector<schema::Visit>& visits) {
   }
 }
 
-}  // namespace
-
-const std::vector<std::string>& schema_type_names() { return schema::root_names(); }
-
-bool is_schema_type(const std::string& type_name) { return schema::root(type_name) != nullptr; }
-
-Validation validate_value(const std::string& type_name, const Value& value) {
-  const schema::Node* root = schema::root(type_name);
-  if (root == nullptr) throw std::invalid_argument("not a contract type: " + type_name);
+// A value that obeys the wire rules → schema, rules beyond it, normalization.
+Validation validate_checked(const schema::Node& root, Value value) {
   Validation result;
-  result.normalized = value;
+  result.normalized = std::move(value);
   schema::Outcome outcome;
-  schema::evaluate(*root, result.normalized, "$", "", outcome);
+  schema::evaluate(root, result.normalized, "$", "", outcome);
   if (!outcome.errors.empty()) {
     result.refusals = schema_refusals(std::move(outcome.errors));
   } else {
@@ -209,16 +202,34 @@ Validation validate_value(const std::string& type_name, const Value& value) {
   return result;
 }
 
+}  // namespace
+
+const std::vector<std::string>& schema_type_names() { return schema::root_names(); }
+
+bool is_schema_type(const std::string& type_name) { return schema::root(type_name) != nullptr; }
+
+Validation validate_value(const std::string& type_name, const Value& value) {
+  const schema::Node* root = schema::root(type_name);
+  if (root == nullptr) throw std::invalid_argument("not a contract type: " + type_name);
+  Validation result;
+  result.refusals = wire_refusals(value, contract_read_options());
+  if (!result.refusals.empty()) {
+    sort_and_bound(result.refusals);
+    return result;
+  }
+  return validate_checked(*root, value);
+}
+
 Validation validate(const std::string& type_name, const std::string& text) {
   if (!is_schema_type(type_name)) throw std::invalid_argument("not a contract type: " + type_name);
   ReadResult read_result = read(text);
+  Validation result;
   if (!read_result.ok) {
-    Validation result;
     result.refusals = std::move(read_result.refusals);
     sort_and_bound(result.refusals);
     return result;
   }
-  return validate_value(type_name, read_result.value);
+  return validate_checked(*schema::root(type_name), std::move(read_result.value));
 }
 
 }  // namespace seqio

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "schema.h"
 #include "seqio/validate.h"
 
 namespace {
@@ -129,8 +130,44 @@ TEST(Validator, HostileInputGivesRuleIds) {
   EXPECT_FALSE(v.valid);
 }
 
+TEST(Validator, StreamKeyWhitespaceIsPythonsSet) {
+  // U+0085 is whitespace (refused at either end); U+200B is not (accepted); a key must not end in "\n".
+  auto keys = [](const std::string& key) {
+    return seqio::validate("Observations", R"({"streams": {")" + key + R"(": {}}})");
+  };
+  EXPECT_TRUE(refused_with(keys("\u0085cam"), "$.streams", "Observations.stream-key"));
+  EXPECT_TRUE(refused_with(keys("cam\u3000"), "$.streams", "Observations.stream-key"));
+  EXPECT_TRUE(refused_with(keys("cam\\n"), "$.streams", "Observations.stream-key"));
+  EXPECT_TRUE(keys("cam\u200b").valid);
+  EXPECT_TRUE(keys("\u00fcn\u00ef cam").valid);
+}
+
+TEST(Schema, LoadingRefusesKeywordsTheEvaluatorDoesNotImplement) {
+  seqio::Value known = seqio::read(R"({"type": "string", "x-rule": "A.b", "description": "d"})").value;
+  EXPECT_NO_THROW(seqio::schema::compile_for_check(known));
+  for (const char* unknown : {R"({"multipleOf": 2})", R"({"properties": {"a": {"unevaluatedProperties": false}}})",
+                              R"({"anyOf": [{"format": "date-time"}]})"})
+    EXPECT_THROW(seqio::schema::compile_for_check(seqio::read(unknown).value), std::logic_error) << unknown;
+}
+
 TEST(Validator, UnknownTypeIsAnError) {
   EXPECT_THROW(seqio::validate("NoSuchType", "{}"), std::invalid_argument);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Validator, ValuesBuiltInMemoryMeetTheSameWireRules) {
+  // spec/validation.md "Limits": a value handed to a validator is decided as the text API decides it.
+  seqio::Value deep = seqio::Value::number(seqio::Number::from_int64(0));
+  for (int i = 0; i < 201; ++i) deep = seqio::Value::array({deep});
+  seqio::Value request = seqio::Value::object({{"inputs", deep}});
+  EXPECT_EQ(listed(seqio::validate_value("ActRequest", request)), "refused: $ wire.too-deep");
+  seqio::Value infinite = seqio::Value::object({{"inputs", seqio::Value::number(seqio::Number::from_double(1e308 * 10))}});
+  EXPECT_EQ(listed(seqio::validate_value("ActRequest", infinite)), "refused: $.inputs wire.non-finite-number");
+  seqio::Value broken = seqio::Value::object({{"inputs", seqio::Value::string("\xED\xA0\x80")}});
+  EXPECT_EQ(listed(seqio::validate_value("ActRequest", broken)), "refused: $ wire.json-syntax");
 }
 
 }  // namespace

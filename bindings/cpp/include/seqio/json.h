@@ -127,6 +127,13 @@ void write_string(std::string& out, const std::string& utf8);
 std::string path_member(const std::string& parent, const std::string& name);
 std::string path_index(const std::string& parent, std::size_t index);
 
+// A text quoted in a message: cut to 60 code points (57 and "...") so a huge value costs a short sentence.
+std::string cut_for_message(const std::string& utf8);
+
+// The wire rules a value built in memory can break (spec/validation.md "Limits": decided as the text API
+// decides the same document): depth, non-finite and over-long numbers, strings that are not valid UTF-8.
+std::vector<Refusal> wire_refusals(const Value& value, const ReadOptions& options);
+
 // UTF-8 helpers: code points of a valid UTF-8 string.
 std::size_t code_point_count(const std::string& utf8);
 std::u32string to_code_points(const std::string& utf8);
