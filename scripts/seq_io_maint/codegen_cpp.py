@@ -60,7 +60,95 @@ def snake(text: str) -> str:
     return out
 
 
-CPP_KEYWORDS = {"default", "delete", "new", "class", "private", "public", "register", "union", "int", "float", "bool"}
+CPP_KEYWORDS = set(
+    [
+        "alignas",
+        "alignof",
+        "and",
+        "and_eq",
+        "asm",
+        "auto",
+        "bitand",
+        "bitor",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char16_t",
+        "char32_t",
+        "class",
+        "compl",
+        "const",
+        "const_cast",
+        "constexpr",
+        "continue",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "not_eq",
+        "nullptr",
+        "operator",
+        "or",
+        "or_eq",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "xor",
+        "xor_eq",
+    ]
+)
+"""C++17 keywords: a JSON member of that name gets a trailing `_` as its C++ member name (`default` → `default_`)."""
 
 
 def member_name(json_name: str) -> str:
@@ -254,7 +342,7 @@ def decode_struct(t: Json) -> str:
         else:
             nullable = "true" if field["nullable"] else "false"
             action = f"decode_field(m.second, {target}, {sub}, {nullable});"
-        seen = f" seen_{field['json']} = true;" if field["required"] else ""
+        seen = f"\n      seen_{field['json']} = true;" if field["required"] else ""
         branches.append(f'if (m.first == "{field["json"]}") {{\n      {action}{seen}\n    }}')
     if t["closed"]:
         branches.append("{\n      refuse_unknown_member(path, m.first);\n    }")

@@ -342,7 +342,8 @@ void decode(const Value& in, ActRequest& out, const std::string& path) {
   bool seen_inputs = false;
   for (const Member& m : in.members()) {
     if (m.first == "inputs") {
-      decode(m.second, out.inputs, path_member(path, "inputs")); seen_inputs = true;
+      decode(m.second, out.inputs, path_member(path, "inputs"));
+      seen_inputs = true;
     } else if (m.first == "seed") {
       decode_field(m.second, out.seed, path_member(path, "seed"), true);
     } else if (m.first == "episode_id") {
@@ -373,7 +374,8 @@ void decode(const Value& in, ActResponse& out, const std::string& path) {
   bool seen_outputs = false;
   for (const Member& m : in.members()) {
     if (m.first == "outputs") {
-      decode(m.second, out.outputs, path_member(path, "outputs")); seen_outputs = true;
+      decode(m.second, out.outputs, path_member(path, "outputs"));
+      seen_outputs = true;
     } else if (m.first == "perf") {
       decode_field(m.second, out.perf, path_member(path, "perf"), true);
     } else if (m.first == "usage") {
@@ -407,13 +409,17 @@ void decode(const Value& in, ActionContract& out, const std::string& path) {
   bool seen_control_frequency_hz = false;
   for (const Member& m : in.members()) {
     if (m.first == "robot") {
-      decode(m.second, out.robot, path_member(path, "robot")); seen_robot = true;
+      decode(m.second, out.robot, path_member(path, "robot"));
+      seen_robot = true;
     } else if (m.first == "action_space") {
-      decode(m.second, out.action_space, path_member(path, "action_space")); seen_action_space = true;
+      decode(m.second, out.action_space, path_member(path, "action_space"));
+      seen_action_space = true;
     } else if (m.first == "action_dim") {
-      decode(m.second, out.action_dim, path_member(path, "action_dim")); seen_action_dim = true;
+      decode(m.second, out.action_dim, path_member(path, "action_dim"));
+      seen_action_dim = true;
     } else if (m.first == "control_frequency_hz") {
-      decode(m.second, out.control_frequency_hz, path_member(path, "control_frequency_hz")); seen_control_frequency_hz = true;
+      decode(m.second, out.control_frequency_hz, path_member(path, "control_frequency_hz"));
+      seen_control_frequency_hz = true;
     } else if (m.first == "bounds") {
       decode_field(m.second, out.bounds, path_member(path, "bounds"), true);
     } else if (m.first == "max_delta") {
@@ -461,9 +467,11 @@ void decode(const Value& in, Camera& out, const std::string& path) {
   bool seen_height = false;
   for (const Member& m : in.members()) {
     if (m.first == "width") {
-      decode(m.second, out.width, path_member(path, "width")); seen_width = true;
+      decode(m.second, out.width, path_member(path, "width"));
+      seen_width = true;
     } else if (m.first == "height") {
-      decode(m.second, out.height, path_member(path, "height")); seen_height = true;
+      decode(m.second, out.height, path_member(path, "height"));
+      seen_height = true;
     } else if (m.first == "depth") {
       decode_field(m.second, out.depth, path_member(path, "depth"), true);
     } else if (m.first == "resize") {
@@ -498,13 +506,17 @@ void decode(const Value& in, ConnectResponse& out, const std::string& path) {
   bool seen_lease = false;
   for (const Member& m : in.members()) {
     if (m.first == "worker_url") {
-      decode(m.second, out.worker_url, path_member(path, "worker_url")); seen_worker_url = true;
+      decode(m.second, out.worker_url, path_member(path, "worker_url"));
+      seen_worker_url = true;
     } else if (m.first == "cert_fingerprint") {
-      decode(m.second, out.cert_fingerprint, path_member(path, "cert_fingerprint")); seen_cert_fingerprint = true;
+      decode(m.second, out.cert_fingerprint, path_member(path, "cert_fingerprint"));
+      seen_cert_fingerprint = true;
     } else if (m.first == "direct_secret") {
-      decode(m.second, out.direct_secret, path_member(path, "direct_secret")); seen_direct_secret = true;
+      decode(m.second, out.direct_secret, path_member(path, "direct_secret"));
+      seen_direct_secret = true;
     } else if (m.first == "lease") {
-      decode(m.second, out.lease, path_member(path, "lease")); seen_lease = true;
+      decode(m.second, out.lease, path_member(path, "lease"));
+      seen_lease = true;
     } else if (m.first == "action") {
       decode_field(m.second, out.action, path_member(path, "action"), true);
     } else if (m.first == "observation") {
@@ -538,7 +550,8 @@ void decode(const Value& in, DeploymentPolicy& out, const std::string& path) {
   bool seen_handler_ref = false;
   for (const Member& m : in.members()) {
     if (m.first == "handler_ref") {
-      decode(m.second, out.handler_ref, path_member(path, "handler_ref")); seen_handler_ref = true;
+      decode(m.second, out.handler_ref, path_member(path, "handler_ref"));
+      seen_handler_ref = true;
     } else if (m.first == "action") {
       decode_field(m.second, out.action, path_member(path, "action"), true);
     } else if (m.first == "episodes") {
@@ -587,7 +600,8 @@ void decode(const Value& in, Embodiment& out, const std::string& path) {
   bool seen_action = false;
   for (const Member& m : in.members()) {
     if (m.first == "action") {
-      decode(m.second, out.action, path_member(path, "action")); seen_action = true;
+      decode(m.second, out.action, path_member(path, "action"));
+      seen_action = true;
     } else if (m.first == "observation") {
       decode_field(m.second, out.observation, path_member(path, "observation"), true);
     } else if (m.first == "meta") {
@@ -610,7 +624,8 @@ void decode(const Value& in, InferParam& out, const std::string& path) {
   bool seen_type = false;
   for (const Member& m : in.members()) {
     if (m.first == "type") {
-      decode(m.second, out.type, path_member(path, "type")); seen_type = true;
+      decode(m.second, out.type, path_member(path, "type"));
+      seen_type = true;
     } else if (m.first == "default") {
       decode_field(m.second, out.default_, path_member(path, "default"), true);
     } else if (m.first == "min") {
@@ -639,11 +654,14 @@ void decode(const Value& in, Lease& out, const std::string& path) {
   bool seen_epoch = false;
   for (const Member& m : in.members()) {
     if (m.first == "ttl_s") {
-      decode(m.second, out.ttl_s, path_member(path, "ttl_s")); seen_ttl_s = true;
+      decode(m.second, out.ttl_s, path_member(path, "ttl_s"));
+      seen_ttl_s = true;
     } else if (m.first == "expires_at") {
-      decode(m.second, out.expires_at, path_member(path, "expires_at")); seen_expires_at = true;
+      decode(m.second, out.expires_at, path_member(path, "expires_at"));
+      seen_expires_at = true;
     } else if (m.first == "epoch") {
-      decode(m.second, out.epoch, path_member(path, "epoch")); seen_epoch = true;
+      decode(m.second, out.epoch, path_member(path, "epoch"));
+      seen_epoch = true;
     } else {
       refuse_unknown_member(path, m.first);
     }
@@ -715,9 +733,11 @@ void decode(const Value& in, ObserveFrame& out, const std::string& path) {
   bool seen_inputs = false;
   for (const Member& m : in.members()) {
     if (m.first == "seq") {
-      decode(m.second, out.seq, path_member(path, "seq")); seen_seq = true;
+      decode(m.second, out.seq, path_member(path, "seq"));
+      seen_seq = true;
     } else if (m.first == "inputs") {
-      decode(m.second, out.inputs, path_member(path, "inputs")); seen_inputs = true;
+      decode(m.second, out.inputs, path_member(path, "inputs"));
+      seen_inputs = true;
     } else {
       refuse_unknown_member(path, m.first);
     }
@@ -737,7 +757,8 @@ void decode(const Value& in, ObserveRequest& out, const std::string& path) {
   bool seen_episode_id = false;
   for (const Member& m : in.members()) {
     if (m.first == "episode_id") {
-      decode(m.second, out.episode_id, path_member(path, "episode_id")); seen_episode_id = true;
+      decode(m.second, out.episode_id, path_member(path, "episode_id"));
+      seen_episode_id = true;
     } else if (m.first == "frames") {
       decode_field(m.second, out.frames, path_member(path, "frames"), false);
     } else if (m.first == "skipped") {
@@ -760,7 +781,8 @@ void decode(const Value& in, ObserveResponse& out, const std::string& path) {
   bool seen_through = false;
   for (const Member& m : in.members()) {
     if (m.first == "through") {
-      decode(m.second, out.through, path_member(path, "through")); seen_through = true;
+      decode(m.second, out.through, path_member(path, "through"));
+      seen_through = true;
     } else {
       refuse_unknown_member(path, m.first);
     }
@@ -779,7 +801,8 @@ void decode(const Value& in, SecretRef& out, const std::string& path) {
   bool seen_name = false;
   for (const Member& m : in.members()) {
     if (m.first == "name") {
-      decode(m.second, out.name, path_member(path, "name")); seen_name = true;
+      decode(m.second, out.name, path_member(path, "name"));
+      seen_name = true;
     } else {
       refuse_unknown_member(path, m.first);
     }
@@ -819,7 +842,8 @@ void decode(const Value& in, StreamError& out, const std::string& path) {
   bool seen_error = false;
   for (const Member& m : in.members()) {
     if (m.first == "error") {
-      decode(m.second, out.error, path_member(path, "error")); seen_error = true;
+      decode(m.second, out.error, path_member(path, "error"));
+      seen_error = true;
     } else {
       refuse_unknown_member(path, m.first);
     }
@@ -838,7 +862,8 @@ void decode(const Value& in, StreamErrorDetails& out, const std::string& path) {
   bool seen_reason = false;
   for (const Member& m : in.members()) {
     if (m.first == "reason") {
-      decode(m.second, out.reason, path_member(path, "reason")); seen_reason = true;
+      decode(m.second, out.reason, path_member(path, "reason"));
+      seen_reason = true;
     } else if (m.first == "issues") {
       decode_field(m.second, out.issues, path_member(path, "issues"), false);
     } else if (m.first == "missing") {
@@ -867,11 +892,14 @@ void decode(const Value& in, StreamErrorInfo& out, const std::string& path) {
   bool seen_details = false;
   for (const Member& m : in.members()) {
     if (m.first == "code") {
-      decode(m.second, out.code, path_member(path, "code")); seen_code = true;
+      decode(m.second, out.code, path_member(path, "code"));
+      seen_code = true;
     } else if (m.first == "message") {
-      decode(m.second, out.message, path_member(path, "message")); seen_message = true;
+      decode(m.second, out.message, path_member(path, "message"));
+      seen_message = true;
     } else if (m.first == "details") {
-      decode(m.second, out.details, path_member(path, "details")); seen_details = true;
+      decode(m.second, out.details, path_member(path, "details"));
+      seen_details = true;
     } else {
       refuse_unknown_member(path, m.first);
     }
@@ -893,9 +921,11 @@ void decode(const Value& in, StreamErrorIssue& out, const std::string& path) {
   bool seen_rule = false;
   for (const Member& m : in.members()) {
     if (m.first == "path") {
-      decode(m.second, out.path, path_member(path, "path")); seen_path = true;
+      decode(m.second, out.path, path_member(path, "path"));
+      seen_path = true;
     } else if (m.first == "rule") {
-      decode(m.second, out.rule, path_member(path, "rule")); seen_rule = true;
+      decode(m.second, out.rule, path_member(path, "rule"));
+      seen_rule = true;
     } else if (m.first == "message") {
       decode_field(m.second, out.message, path_member(path, "message"), false);
     } else {
@@ -935,9 +965,11 @@ void decode(const Value& in, Timeouts& out, const std::string& path) {
   bool seen_startup = false;
   for (const Member& m : in.members()) {
     if (m.first == "request") {
-      decode(m.second, out.request, path_member(path, "request")); seen_request = true;
+      decode(m.second, out.request, path_member(path, "request"));
+      seen_request = true;
     } else if (m.first == "startup") {
-      decode(m.second, out.startup, path_member(path, "startup")); seen_startup = true;
+      decode(m.second, out.startup, path_member(path, "startup"));
+      seen_startup = true;
     } else if (m.first == "episode_idle") {
       decode_field(m.second, out.episode_idle, path_member(path, "episode_idle"), true);
     } else {
