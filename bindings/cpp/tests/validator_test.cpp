@@ -35,6 +35,14 @@ TEST(Validator, RefusalsAtDifferentPathsAreAllReported) {
   EXPECT_TRUE(refused_with(v, "$.height", "minimum")) << listed(v);
 }
 
+TEST(Validator, AdditionalPropertiesAndRequiredAreAtTheObject) {
+  // "additionalProperties ... The path here is the object's"; "For required ... that is the object".
+  seqio::Validation extra = seqio::validate("Stream", R"({"every": 1, "colour": 2})");
+  EXPECT_EQ(listed(extra), "refused: $ additionalProperties");
+  seqio::Validation missing = seqio::validate("Observations", R"({"streams": {"cam": {"camera": {"width": 1}}}})");
+  EXPECT_EQ(listed(missing), "refused: $.streams.cam.camera required");
+}
+
 TEST(Validator, XRuleNamesTheRefusal) {
   seqio::Validation v = seqio::validate("Camera", R"({"width": 1, "height": 1, "codec": "png", "quality": 90})");
   EXPECT_TRUE(refused_with(v, "$.codec", "Camera.quality-needs-jpeg")) << listed(v);
