@@ -20,6 +20,7 @@ std::string handle(const std::string& line) {
   seqio::ReadOptions message_options = seqio::contract_read_options();
   message_options.max_depth += 16;
   message_options.max_bytes *= 8;  // a document arrives as an escaped string, up to 6 bytes per byte
+  message_options.keep_lone_surrogates = true;
   seqio::ReadResult request = seqio::read(line, message_options);
   if (!request.ok || !request.value.is_object()) return answer_json("", "error", "the request line is not a JSON object");
   const seqio::Value* id = request.value.find("id");

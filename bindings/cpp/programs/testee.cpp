@@ -102,6 +102,7 @@ Value handle(const std::string& line) {
   seqio::ReadOptions options = seqio::contract_read_options();
   options.max_depth += 16;  // a message wraps an instance in a few levels of its own
   options.max_bytes *= 8;    // and carries a document as an escaped string (up to 6 bytes per byte)
+  options.keep_lone_surrogates = true;  // a vector's lone surrogate arrives escaped; its document refuses it
   seqio::ReadResult read = seqio::read(line, options);
   if (!read.ok || !read.value.is_object())
     return protocol_error("", "the request line is not a JSON object: " +

@@ -13,7 +13,8 @@
 namespace seqio {
 
 ReadOptions contract_read_options() {
-  return ReadOptions{contract::MAX_JSON_DEPTH, contract::READER_MAX_DOCUMENT_BYTES, contract::MAX_INTEGER_DIGITS, true};
+  return ReadOptions{contract::MAX_JSON_DEPTH, contract::READER_MAX_DOCUMENT_BYTES, contract::MAX_INTEGER_DIGITS, true,
+                     false};
 }
 
 namespace {
@@ -268,14 +269,23 @@ class Reader {
 
   unsigned escape_code_point() {
     unsigned cp = hex4();
-    if (cp >= 0xDC00 && cp <= 0xDFFF) fail("a lone low surrogate escape");
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return lone_surrogate(cp, "a lone low surrogate escape");
     if (cp >= 0xD800 && cp <= 0xDBFF) {
-      if (text_.compare(at_, 2, "\\u") != 0) fail("a high surrogate escape without its low half");
+      std::size_t after_high = at_;
+      if (text_.compare(at_, 2, "\\u") != 0) return lone_surrogate(cp, "a high surrogate escape without its low half");
       at_ += 2;
       unsigned low = hex4();
-      if (low < 0xDC00 || low > 0xDFFF) fail("a high surrogate escape without its low half");
+      if (low < 0xDC00 || low > 0xDFFF) {
+        at_ = after_high;  // the next escape is read on its own
+        return lone_surrogate(cp, "a high surrogate escape without its low half");
+      }
       cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
     }
+    return cp;
+  }
+
+  unsigned lone_surrogate(unsigned cp, const char* what) {
+    if (!options_.keep_lone_surrogates) fail(what);
     return cp;
   }
 

@@ -221,7 +221,17 @@ bool equal(const Value& a, const Value& b) {
 void write_string(std::string& out, const std::string& utf8) {
   static const char* hex = "0123456789abcdef";
   out += '"';
-  for (unsigned char c : utf8) {
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(utf8[i]);
+    if (c == 0xED && i + 2 < utf8.size() && static_cast<unsigned char>(utf8[i + 1]) >= 0xA0) {
+      // a lone surrogate kept from a protocol message (WTF-8): written back as its escape, never as bytes
+      unsigned cp = 0xD000u | ((static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu) << 6) |
+                    (static_cast<unsigned char>(utf8[i + 2]) & 0x3Fu);
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

@@ -24,6 +24,19 @@ TEST(Writer, EscapesOnlyWhatJsonNeeds) {
   EXPECT_EQ(roundtrip("\"a\\\"b\\\\c\\n\\u0001\\u00e9\\/\""), "\"a\\\"b\\\\c\\n\\u0001\xC3\xA9/\"");
 }
 
+TEST(Writer, ProtocolMessagesKeepLoneSurrogatesForTheStrictReaderToRefuse) {
+  // conformance/protocol.md: a vector's lone surrogate arrives escaped in a request line; the document it belongs
+  // to must then be refused by wire.json-syntax (spec/validation.md), not the request line.
+  seqio::ReadOptions message = seqio::contract_read_options();
+  message.keep_lone_surrogates = true;
+  seqio::ReadResult line = seqio::read("{\"json\": \"\\\"\\ud800x\\\"\"}", message);
+  ASSERT_TRUE(line.ok);
+  EXPECT_EQ(seqio::write(line.value), "{\"json\":\"\\\"\\ud800x\\\"\"}");
+  seqio::ReadResult document = seqio::read(line.value.find("json")->as_string());
+  ASSERT_FALSE(document.ok);
+  EXPECT_EQ(document.refusals.at(0).rule, "wire.json-syntax");
+}
+
 TEST(Writer, WritesNumbersBuiltInMemory) {
   EXPECT_EQ(seqio::write(seqio::Value::number(seqio::Number::from_int64(-42))), "-42");
   EXPECT_EQ(seqio::write(seqio::Value::number(seqio::Number::from_double(2.5))), "2.5");

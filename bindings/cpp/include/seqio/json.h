@@ -106,6 +106,9 @@ struct ReadOptions {
   // false only for trusted files that carry hostile numbers as data (conformance/vectors.json): such numbers
   // are then kept as their literal text instead of refused.
   bool refuse_unbounded_numbers = true;
+  // true only for protocol messages (conformance/protocol.md): a lone surrogate escape is kept, encoded as
+  // WTF-8 (the three-byte form UTF-8 forbids), so that the document it belongs to is refused by the strict reader.
+  bool keep_lone_surrogates = false;
 };
 ReadOptions contract_read_options();  // the contract's limits and this reader's document size limit
 
