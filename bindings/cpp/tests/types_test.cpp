@@ -67,6 +67,16 @@ TEST(Types, ClosedObjectRefusesUnknownMember) {
   }
 }
 
+TEST(Types, DecodeTextAppliesTheWireRulesFirst) {
+  EXPECT_EQ(seqio::decode_text<seqio::Camera>("{\"width\": 1, \"height\": 2}").height, 2);
+  try {
+    seqio::decode_text<seqio::Camera>("{\"width\": 1, \"width\": 1, \"height\": 2}");
+    FAIL() << "a duplicate key was accepted";
+  } catch (const seqio::DecodeError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("$: wire.duplicate-key", 0), 0u) << e.what();
+  }
+}
+
 TEST(Types, RequiredMemberMissingIsRefused) {
   EXPECT_THROW(seqio::ActRequest::from_json(parse("{}")), seqio::DecodeError);
 }

@@ -199,6 +199,17 @@ void encode_field(std::vector<Member>& out, const char* name, const Field<T>& fi
   out.emplace_back(name, field.is_null() ? Value::null() : encode(field.value()));
 }
 
+// Text → a generated type with the reader's wire rules first: throws DecodeError naming the wire rule when the
+// text is not contract JSON, or the decode refusal (a path and a sentence). Usage: decode_text<Camera>(text).
+template <class T>
+T decode_text(const std::string& text) {
+  ReadResult r = read(text);
+  if (!r.ok) throw DecodeError(r.refusals.at(0).path, r.refusals.at(0).rule + ": " + r.refusals.at(0).message);
+  T out{};
+  decode(r.value, out, "$");
+  return out;
+}
+
 // Refuses members a closed object does not declare, and required members that are missing.
 void expect_object(const Value& in, const std::string& path);
 [[noreturn]] void refuse_unknown_member(const std::string& path, const std::string& name);
