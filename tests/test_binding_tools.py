@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from seq_io_maint import binding_model, roundtrip
@@ -103,3 +104,18 @@ def test_the_python_models_round_trip_every_valid_vector(tmp_path: Path, monkeyp
     written = json.loads(report.read_text(encoding="utf-8"))
     assert written["exact"] == written["cases"] == len(roundtrip.valid_cases())
     assert written["cases"] > 200
+
+
+@pytest.mark.parametrize("table", sorted(Path(binding_model.CHECKOUT, "bindings").glob("*/looseness.json")), ids=str)
+def test_every_looseness_table_has_the_one_layout(table: Path) -> None:
+    schema = json.loads((table.parent.parent / "looseness.schema.json").read_text(encoding="utf-8"))
+    document = json.loads(table.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(document)
+    for rule, row in document["rules"].items():
+        verdict = {row["vectors"]: "types", 0: "validator only"}.get(row["refused_by_types"], "types in part")
+        assert row["held_by"] == verdict, rule
+
+
+def test_the_bindings_have_looseness_tables() -> None:
+    tables = {p.parent.name for p in Path(binding_model.CHECKOUT, "bindings").glob("*/looseness.json")}
+    assert tables == {"go", "rust", "java", "cpp"}

@@ -53,7 +53,7 @@ void tally_document(const Value& document, std::map<std::string, Tally>& table) 
 
 const char* verdict(const Tally& t) {
   if (t.refused == t.cases) return "types";
-  return t.refused == 0 ? "validator only" : "partly types";
+  return t.refused == 0 ? "validator only" : "types in part";
 }
 
 }  // namespace
@@ -76,22 +76,16 @@ int main(int argc, char** argv) {
   }
   std::map<std::string, Tally> table;
   for (const Value& entry : bundle.value.find("files")->items()) tally_document(*entry.find("document"), table);
-  std::vector<seqio::Member> rows;
-  for (const auto& [rule, t] : table)
-    rows.emplace_back(rule, Value::object({{"invalid_cases", Value::number(seqio::Number::from_int64(t.cases))},
-                                           {"refused_by_types", Value::number(seqio::Number::from_int64(t.refused))},
-                                           {"held_by", Value::string(verdict(t))}}));
-  std::string out = seqio::write(Value::object(std::move(rows)));
-  // one rule per line, so the checked-in file diffs readably
-  std::string pretty;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    pretty += out[i];
-    if ((out[i] == '{' && i == 0) || (out[i] == '}' && i + 1 < out.size() && out[i + 1] == ',')) {
-      if (out[i] == '}') pretty += ',', ++i;
-      pretty += "\n  ";
-    }
+  // The layout of bindings/looseness.schema.json (the same in every binding), one rule id per line.
+  std::cout << "{\n \"description\": \"Per rule id of the invalid validation vectors: how many the C++ binding's "
+               "generated types refuse on decode alone (wire rules included, validator not). Computed by "
+               "seqio-looseness; do not edit.\",\n \"rules\": {\n";
+  std::size_t row = 0;
+  for (const auto& [rule, t] : table) {
+    std::cout << "  " << seqio::write(Value::string(rule)) << ": {\"vectors\": " << t.cases
+              << ", \"refused_by_types\": " << t.refused << ", \"held_by\": \"" << verdict(t) << "\"}"
+              << (++row < table.size() ? ",\n" : "\n");
   }
-  pretty.insert(pretty.size() - 1, "\n");
-  std::cout << pretty << "\n";
+  std::cout << " }\n}\n";
   return 0;
 }

@@ -43,7 +43,7 @@ public final class Looseness {
     System.out.println("looseness: " + file + " is current");
   }
 
-  /** rule id → [refused by the types alone, invalid cases], as pretty JSON with sorted keys. */
+  /** rule id → its invalid cases and how many the types alone refuse, in the layout of bindings/looseness.schema.json. */
   static String table(byte[] vectors) {
     JsonReader.Result read = JsonReader.readKeepingLiterals(new String(vectors, StandardCharsets.UTF_8),
         Contract.MAX_JSON_DEPTH + Lines.MESSAGE_EXTRA_DEPTH);
@@ -68,15 +68,26 @@ public final class Looseness {
         }
       }
     }
-    StringBuilder out = new StringBuilder("{\n  \"description\": \"Per rule id of the invalid validation vectors:"
-        + " [refused by the generated Java types alone, cases]. Computed by example.seqio.tools.Looseness.\",\n"
-        + "  \"rules\": {\n");
+    StringBuilder out = new StringBuilder("{\n \"description\": \"Per rule id of the invalid validation vectors:"
+        + " how many the Java binding's generated types refuse on decode alone (wire rules included, validator not)."
+        + " Computed by example.seqio.tools.Looseness; do not edit.\",\n \"rules\": {\n");
     int i = 0;
     for (Map.Entry<String, int[]> row : counts.entrySet()) {
-      out.append("    \"").append(row.getKey()).append("\": [").append(row.getValue()[0]).append(", ")
-          .append(row.getValue()[1]).append(']').append(++i < counts.size() ? ",\n" : "\n");
+      int refused = row.getValue()[0];
+      int cases = row.getValue()[1];
+      out.append("  \"").append(row.getKey()).append("\": {\"vectors\": ").append(cases)
+          .append(", \"refused_by_types\": ").append(refused).append(", \"held_by\": \"")
+          .append(heldBy(refused, cases)).append("\"}").append(++i < counts.size() ? ",\n" : "\n");
     }
-    return out.append("  }\n}\n").toString();
+    return out.append(" }\n}\n").toString();
+  }
+
+  /** The verdict bindings/looseness.schema.json defines: every case, none, or some refused by the types. */
+  private static String heldBy(int refused, int vectors) {
+    if (refused == vectors) {
+      return "types";
+    }
+    return refused == 0 ? "validator only" : "types in part";
   }
 
   private static String instanceText(JsonValue c) {
