@@ -1,5 +1,5 @@
-"""generated/binding-model.json → Go types with exact decode/encode → generated/go/types.go, the same file as
-bindings/go/types_gen.go, and byte copies of the spec data the Go module embeds (bindings/go/embedded/).
+"""generated/binding-model.json → Go types with exact decode/encode → bindings/go/types_gen.go, and byte copies of
+the spec data the Go module embeds (bindings/go/embedded/).
 
 Input: the language-neutral type model (generated/binding-model.json), spec/contract.json,
 spec/identifier-characters.json and spec/schemas/*.json.
@@ -10,8 +10,8 @@ a decoder from the binding's exact `Value` (refusing unknown members, missing re
 values outside an enum), an encoder back to `Value` (absent stays absent, null stays null, no default written), the
 `MarshalJSON`/`UnmarshalJSON` pair over those, and a registry by type name. The package and contract versions come
 from the model too.
-Output: generated/go/types.go (the reviewed copy beside the other languages' generated code),
-bindings/go/types_gen.go (the same bytes, so the Go module builds from its own folder alone) and
+Output: bindings/go/types_gen.go (inside the module, so it builds from its own folder alone; generated/go/types.go
+is a symbolic link to it, beside the other languages' generated code, as generated/rust is) and
 bindings/go/embedded/{contract.json, identifier-characters.json, binding-model.json, schemas/*.json}.
 
     python -m seq_io_maint.codegen_go generate   # write the files
@@ -367,7 +367,7 @@ def outputs() -> dict[str, bytes]:
     """Path relative to the checkout → the bytes the generator writes there."""
     model = json.loads(MODEL.read_text(encoding="utf-8"))
     source = GoWriter(model).source().encode("utf-8")
-    files = {"generated/go/types.go": source, "bindings/go/types_gen.go": source}
+    files = {"bindings/go/types_gen.go": source}
     spec = CHECKOUT / "spec"
     for name in ("contract.json", "identifier-characters.json"):
         files[f"bindings/go/embedded/{name}"] = (spec / name).read_bytes()
