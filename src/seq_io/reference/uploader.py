@@ -136,6 +136,12 @@ class Uploader:
         """Whether the worker ended the episode (UPL-ENDED): the uploader then sends nothing more."""
         return self._ended
 
+    @property
+    def last_act(self) -> int:
+        """`t_prev`: the step of the last act the worker handed over (answered 200), -1 before the first
+        (UPL-ACT-PREV)."""
+        return self._t_prev
+
     def next_due(self) -> float | None:
         """The reading at which the backing-off post's retry is due (the start of its window), or None."""
         return None if self._post is None else self._post.due
