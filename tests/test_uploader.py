@@ -164,7 +164,7 @@ def test_wanted_steps_are_posted_cut_and_the_others_ride_along_as_lazy_skips() -
 def test_lazy_skips_stay_pending_across_an_act_until_a_post_leaves() -> None:
     # UPL-POST-PROMPT: lazy skips alone never start a post. FED reads `cam` every 2nd step counted back from the
     # act: the act at 1 reads nothing before it, so 0 is lazy and waits; after the act at 1 is handed over
-    # (UPL-ACT-PREV), the act at 4 reads 2, whose post carries 0 along (UPL-POST-BATCH); 3 is lazy again.
+    # (spec/uploader.md § 5), the act at 4 reads 2, whose post carries 0 along (UPL-POST-BATCH); 3 is lazy again.
     robot = Robot(FED)
     sent = robot.play(
         {"plan": 1}, observe(0), act(1), OK_ACT, {"plan": 4}, observe(2, {"cam": 2, "arm": 2}), observe(3), act(4)
@@ -277,7 +277,7 @@ def test_an_act_is_never_retried_by_the_uploader() -> None:
 
 
 def test_the_last_act_moves_only_when_an_act_is_answered_200() -> None:
-    # UPL-ACT-PREV: refused (409) or failed, t_prev stays -1; handed over (200), it is 1.
+    # spec/uploader.md § 5: refused (409) or failed, t_prev stays -1; handed over (200), it is 1.
     robot = Robot(WINDOW)
     robot.play({"plan": 1}, observe(0), act(1), answer("act", 409))
     assert robot.uploader.last_act == -1

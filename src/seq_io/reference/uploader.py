@@ -43,7 +43,7 @@ REFUSED_STATUS = 400
 OVER_LIMIT_STATUS = 413
 """`stream.frames-over-limit`: the post's numbers are declared skipped instead (UPL-OVER-LIMIT)."""
 HANDED_STATUS = 200
-"""The act was handed over: the last act moves to it (UPL-ACT-PREV)."""
+"""The act was handed over: the last act moves to it (spec/uploader.md § 5)."""
 
 
 @dataclass
@@ -139,7 +139,7 @@ class Uploader:
     @property
     def last_act(self) -> int:
         """`t_prev`: the step of the last act the worker handed over (answered 200), -1 before the first
-        (UPL-ACT-PREV)."""
+        (spec/uploader.md § 5)."""
         return self._t_prev
 
     def next_due(self) -> float | None:
@@ -294,7 +294,7 @@ class Uploader:
             if _status_class(status) in (2, 4) and not listed:
                 self._stream_off()
             if status == HANDED_STATUS:
-                self._t_prev = t  # UPL-ACT-PREV
+                self._t_prev = t  # spec/uploader.md § 5
             return []
         post = self._post
         if post is None or post.due is not None:
