@@ -81,7 +81,7 @@ def deeper_than(value: Any, limit: int) -> bool:
 
 def lists_observe_format(headers: object) -> bool:
     """Whether an answer's headers list the observe format (UPL-FORMATS): the header's name matched without regard
-    to case, its value a comma-separated list whose items are compared after trimming spaces. Headers given as
+    to case, its value a comma-separated list whose items are compared after trimming spaces and tabs. Headers given as
     anything but an object hold no header."""
     if not isinstance(headers, dict):
         return False
@@ -89,7 +89,8 @@ def lists_observe_format(headers: object) -> bool:
     values = [value for name, value in headers.items() if isinstance(name, str) and name.casefold() == wanted_name]
     observe_format = str(load_spec().contract["observe_format"])
     return any(
-        isinstance(value, str) and observe_format in (item.strip(" ") for item in value.split(",")) for value in values
+        isinstance(value, str) and observe_format in (item.strip(" \t") for item in value.split(","))
+        for value in values
     )
 
 
