@@ -65,6 +65,8 @@ def _observe(robot: _Robot, step: int) -> None:
         raise Breach(f"observes step {step} after the act at {robot.plan}: observations wait for the next plan")
     if step >= robot.plan:
         raise Breach(f"observes step {step}, which is not before the planned act at {robot.plan}")
+    if step <= robot.t_prev:
+        raise Breach(f"observes step {step}, not after the last handed-over act at {robot.t_prev}")
     if step < robot.next_step:
         raise Breach(f"observes step {step} again or out of order: the next step is {robot.next_step}")
     if step > robot.next_step:
