@@ -291,11 +291,11 @@ class History:
     def _retry(self, index: int, post: Sent, window: Window) -> None:
         """UPL-RETRY: the same body, sent during the advance that passes its window."""
         start, end = window
-        before, after = self.clock(index - 1), self.clock(index)
+        after = self.clock(index)
         if after < start:
             return
-        if before >= start or after < end:
-            raise Unjudgeable(f"event {index} lies inside the retry window [{start!r}, {end!r}]")
+        if after < end:
+            raise Unjudgeable(f"event {index} ends inside the retry window [{start!r}, {end!r}]")
         self.sent.append(Sent(index, "post", window, items=post.items, attempt=post.attempt + 1))
 
     def _check_once(self) -> None:
