@@ -34,7 +34,6 @@ MAX_POST_DEPTH: int = _CONSTANTS["MAX_POST_DEPTH"]
 OBSERVE_FORMAT: str = _CONTRACT["observe_format"]
 MAX_STREAM_FRAMES: int = _CONTRACT["limits"]["MAX_STREAM_FRAMES"]
 FORMAT_HEADER = "seq-accept-formats"
-EVENT_NAMES = ("plan", "observe", "drop", "act", "answer", "fail", "advance")
 
 Window = tuple[float, float]
 
@@ -104,10 +103,6 @@ class Answer:
         return bool(values) and OBSERVE_FORMAT in [part.strip(" ") for part in values[0].split(",")]
 
 
-def event_name(event: dict[str, Any]) -> str:
-    return next(name for name in EVENT_NAMES if name in event)
-
-
 def own_depth(value: Any) -> int:
     """The most arrays and objects of the value's own enclosing one of its values (spec/stream.md STR-DEPTH)."""
     children = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
@@ -175,7 +170,7 @@ class History:
             if status is None or status >= 500:
                 continue
             self.check_status(request, answer)
-            if status < 500 and not answer.lists_format():
+            if not answer.lists_format():
                 return True
             if request.kind == "post" and 400 <= status <= 499 and status not in (400, 410, 413):
                 return True
