@@ -219,7 +219,6 @@ def rules_of(events: list[dict[str, Any]], history: History) -> list[str]:
         "UPL-POST-BODY",
         "UPL-ONCE",
         "UPL-ACT-BODY",
-        "UPL-ACT-PREV",
         "UPL-CLOCK",
     }
     if any("drop" in event for event in events):

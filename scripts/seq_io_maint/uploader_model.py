@@ -4,8 +4,8 @@ uploader send during each event, each event's decided again from the whole histo
 WHY it is shaped this way: the uploader vectors need expectations that do not come from the code they check (the
 reference uploader, a state machine, which this file never reads). So this model carries no state from one event to
 the next but the log itself (the events, and the requests it already sent): at every event it asks the rules again,
-by scanning that log, what holds now: the plan and the last handed-over act (UPL-ACT-PREV), whether the episode ended
-(UPL-ENDED) or the stream is off (UPL-STREAM-OFF, UPL-FORMATS), which item each observation made (§ 3), what is
+by scanning that log, what holds now: the plan and the last handed-over act (spec/uploader.md § 5), whether the
+episode ended (UPL-ENDED) or the stream is off (UPL-STREAM-OFF, UPL-FORMATS), which item each observation made (§ 3), what is
 pending (every item made since the last fresh post, the backlog applied in closed form: the newest `backlog` frames
 stay frames, UPL-BEHIND), whether a post is in flight or backing off and when its retry is due (§ 6). It is
 quadratic on purpose, and checks UPL-ONCE on what it sent. What § 6 leaves open (a 1xx or 3xx status, a 2xx other
@@ -187,7 +187,7 @@ class History:
             raise Unjudgeable(f"event {answer.event}: § 6 gives no meaning to a 409 answer to a post")
 
     def t_prev(self, upto: int) -> int:
-        """UPL-ACT-PREV: the step of the act whose 200 came last, at or before event `upto`; -1 before any."""
+        """spec/uploader.md § 5: the step of the act whose 200 came last, at or before event `upto`; -1 before any."""
         handed = [
             (answer.event, r.seq) for r, answer in self.answered(upto) if r.kind == "act" and answer.status == 200
         ]
