@@ -2,14 +2,14 @@
 uploader send during each event, each event's decided again from the whole history before it.
 
 WHY it is shaped this way: the uploader vectors need expectations that do not come from the code they check (the
-reference uploader, a state machine, which this file never reads). So this model carries no state from one event to
-the next but the log itself (the events, and the requests it already sent): at every event it asks the rules again,
-by scanning that log, what holds now: the plan and the last handed-over act (spec/uploader.md § 5), whether the
-episode ended (UPL-ENDED) or the stream is off (UPL-STREAM-OFF, UPL-FORMATS), which item each observation made
-(§ 3), what is pending (every item made since the last fresh post, the backlog applied in closed form: the newest `backlog` frames
-stay frames, UPL-BEHIND), whether a post is in flight or backing off and when its retry is due (§ 6). It is
-quadratic on purpose, and checks UPL-ONCE on what it sent. What § 6 leaves open (a 1xx or 3xx status, a 2xx other
-than 200 that lists the format, a 409 to a post, a header named twice) and an event placed inside a retry's window
+reference uploader, a state machine, which this file never reads). So this model carries no state from one event to the
+next but the log itself (the events, and the requests it already sent): at every event it asks the rules again, by
+scanning that log, what holds now: the plan and the last handed-over act (spec/uploader.md § 5), whether the episode
+ended (UPL-ENDED) or the stream is off (UPL-STREAM-OFF, UPL-FORMATS), which item each observation made (§ 3), what is
+pending (every item made since the last fresh post, the backlog applied in closed form: the newest `backlog` frames stay
+frames, UPL-BEHIND), whether a post is in flight or backing off and when its retry is due (§ 6). It is quadratic on
+purpose, and checks UPL-ONCE on what it sent. What the model does not decide (a 1xx or 3xx status, a 2xx other than 200
+that lists the format, a 409 to a post, a header named twice) and an event placed inside a retry's window
 (conformance/README.md, kind `uploader`) raise `Unjudgeable`, so no vector can depend on them. `wanted` and `of` are
 seq_io.reference.schedule's: the schedule is not what these vectors test.
 """
