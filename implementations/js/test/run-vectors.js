@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import YAML from "yaml";
 import { answer } from "../src/dispatch.js";
 import { parseWire, jsonEqual, isObject, toJsonLine, setLiteral, setMember, carry } from "../src/json.js";
+import { requestsDiff } from "./uploader-compare.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const VECTORS = process.env.SEQ_IO_VECTORS_DIR || path.resolve(HERE, "../../../conformance/vectors");
@@ -98,12 +99,23 @@ function inputOf(kind, file, group, c) {
       }
       return input;
     }
+    case "uploader": {
+      // A group may give the setup for all its cases; a case's own value wins (conformance/README.md).
+      const input = { events: c.events.map(withoutExpect) };
+      for (const k of ["declaration", "rate", "episode_id", "backlog"]) {
+        const from = has(c, k) ? c : has(group, k) ? group : null;
+        if (from === null) continue;
+        input[k] = from[k];
+        carry(from, k, input, k);
+      }
+      return input;
+    }
     default:
       throw new Error(`unknown kind ${kind}`);
   }
 }
 
-/** A stream operation as sent: its one request member (observe, act or advance), without its expect. */
+/** A stream operation or uploader event as sent: its one member (observe, act, advance, …), without its expect. */
 function withoutExpect(op) {
   const out = {};
   for (const k of Object.keys(op)) {
@@ -173,6 +185,10 @@ function judge(kind, group, c, ans) {
         return `operation ${j}: ${toJsonLine(outcomes[j]).slice(0, 600)} != ${toJsonLine(want).slice(0, 600)}`;
     }
     return null;
+  }
+  if (kind === "uploader") {
+    const episodeId = has(c, "episode_id") ? c.episode_id : group.episode_id;
+    return requestsDiff(c.events, r.requests, episodeId);
   }
   if (!jsonEqual(r, expect)) return `${toJsonLine(r).slice(0, 600)} != ${toJsonLine(expect).slice(0, 600)}`;
   return null;

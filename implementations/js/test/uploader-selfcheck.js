@@ -2,7 +2,7 @@
 // Self-check of the uploader (src/uploader.js) written from the prose of spec/uploader.md alone: scenarios of events
 // in → the testee's answer for kind `uploader` (src/dispatch.js, the input sent as JSON text as the runner sends it)
 // → compared event by event with requests derived by hand, as conformance/protocol.md "Comparison" compares them
-// (frames and skipped numbers as sets, `at` equal to the event's reading or inside a retry's window).
+// (test/uploader-compare.js: frames and skipped numbers as sets, `at` the event's reading or inside a window).
 //
 //   node test/uploader-selfcheck.js        prints each failure and "N passed, M failed"; exit 1 on a failure
 //
@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { answer } from "../src/dispatch.js";
 import { parseWire, toJsonLine, jsonEqual } from "../src/json.js";
 import { Uploader, ownDepth, cut, listsObserveFormat } from "../src/uploader.js";
+import { requestsDiff } from "./uploader-compare.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SPEC = fs.readFileSync(path.resolve(HERE, "../../../spec/uploader.md"), "utf8");
@@ -75,39 +76,6 @@ function windowAfter(r, k) {
   return { from: r + b, to: r + 2 * b };
 }
 
-/** Compares a set of numbers given as a list: each once, the same members. */
-function sameSet(actual, expected) {
-  const a = [...actual].sort((x, y) => x - y);
-  const e = [...expected].sort((x, y) => x - y);
-  return new Set(a).size === a.length && jsonEqual(a, e);
-}
-
-/** null when the request matches (conformance/protocol.md, "Comparison"), else what differs. */
-function requestDiff(actual, expected, reading, episodeId) {
-  const at = has(expected, "at") ? expected.at : reading;
-  const atOk = typeof at === "number" ? actual.at === at : actual.at >= at.from && actual.at <= at.to;
-  if (!atOk) return `at ${actual.at}, expected ${toJsonLine(at)}`;
-  if (has(expected, "act")) {
-    if (!has(actual, "act")) return `expected an act, got ${toJsonLine(actual).slice(0, 300)}`;
-    const want = { episode_id: episodeId, ...expected.act };
-    return jsonEqual(actual.act, want) ? null : `act ${toJsonLine(actual.act).slice(0, 300)} != ${toJsonLine(want).slice(0, 300)}`;
-  }
-  if (!has(actual, "observe")) return `expected a post, got ${toJsonLine(actual).slice(0, 300)}`;
-  const body = actual.observe;
-  const extra = Object.keys(body).filter((k) => !["episode_id", "frames", "skipped"].includes(k));
-  if (extra.length > 0 || body.episode_id !== episodeId) return `post body ${toJsonLine(body).slice(0, 300)}`;
-  const frames = body.frames ?? [];
-  const wantFrames = expected.post.frames;
-  const bySeq = new Map(frames.map((f) => [f.seq, f.inputs]));
-  const framesOk = bySeq.size === frames.length && bySeq.size === wantFrames.length &&
-    wantFrames.every((f) => bySeq.has(f.seq) && jsonEqual(bySeq.get(f.seq), f.inputs));
-  if (!framesOk) return `frames ${toJsonLine(frames).slice(0, 300)} != ${toJsonLine(wantFrames).slice(0, 300)}`;
-  if (!sameSet(body.skipped ?? [], expected.post.skipped)) {
-    return `skipped ${toJsonLine(body.skipped ?? [])} != ${toJsonLine(expected.post.skipped)}`;
-  }
-  return null;
-}
-
 /**
  * UPL-ONCE and UPL-POST-BODY over a whole answer: no number sent with two different inputs, no frame for a number
  * declared skipped, a frame only under an observed step, never a post with both lists empty.
@@ -147,22 +115,8 @@ function scenario(name, rules, setup, events) {
   const ans = overTheWire(answer("uploader", input));
   if (ans.type !== "result") return check(name, false, `expected a result, got ${toJsonLine(ans).slice(0, 300)}`);
   const requests = ans.result.requests;
-  if (!Array.isArray(requests) || requests.length !== events.length) {
-    return check(name, false, `${toJsonLine(requests).slice(0, 300)} is not one list per event`);
-  }
-  let clock = 0.0;
-  for (let j = 0; j < events.length; j++) {
-    if (has(events[j], "advance")) clock = clock + events[j].advance;
-    const want = overTheWire(events[j].expect ?? []);
-    const got = requests[j];
-    if (got.length !== want.length) {
-      return check(name, false, `event ${j} (${Object.keys(sent[j])[0]}): sent ${toJsonLine(got).slice(0, 400)}, expected ${toJsonLine(want).slice(0, 400)}`);
-    }
-    for (let k = 0; k < got.length; k++) {
-      const diff = requestDiff(got[k], want[k], clock, episodeId);
-      if (diff !== null) return check(name, false, `event ${j} (${Object.keys(sent[j])[0]}), request ${k}: ${diff}`);
-    }
-  }
+  const diff = requestsDiff(overTheWire(events), requests, episodeId);
+  if (diff !== null) return check(name, false, diff);
   const broken = invariantDiff(input.events, requests);
   check(name, broken === null, broken ?? "");
 }
