@@ -92,14 +92,14 @@ export function cut(observation, keys) {
 
 /**
  * Whether an answer's headers list the observe format (UPL-FORMATS): names matched without regard to (ASCII) case,
- * each value a comma-separated list whose items are compared after trimming spaces.
+ * each value a comma-separated list whose items are compared exactly after trimming spaces and horizontal tabs.
  * @param {{[name: string]: any}} headers
  */
 export function listsObserveFormat(headers) {
   for (const name of Object.keys(headers)) {
     const value = headers[name];
     if (name.replace(/[A-Z]/g, (c) => c.toLowerCase()) !== FORMATS_HEADER || typeof value !== "string") continue;
-    if (value.split(",").some((item) => item.replace(/^ +| +$/g, "") === OBSERVE_FORMAT)) return true;
+    if (value.split(",").some((item) => item.replace(/^[ \t]+|[ \t]+$/g, "") === OBSERVE_FORMAT)) return true;
   }
   return false;
 }
@@ -123,7 +123,7 @@ export class Uploader {
     this.streaming = readsPastSchedule(this.schedule);
     this.ended = false; // UPL-ENDED
     this.clock = 0.0; // UPL-CLOCK: moved only by advance
-    this.tPrev = -1; // UPL-ACT-PREV
+    this.tPrev = -1; // the last act answered 200 (spec/uploader.md § 5)
     /** @type {number | null} the planned act's step T */
     this.planned = null;
     /** @type {{tPrev: number, planned: number, keysAt: Map<number, string[] | null>} | null} */
@@ -347,7 +347,7 @@ export class Uploader {
     if (status === 410) return this.end(); // UPL-ENDED
     const kind = statusClass(status);
     if ((kind === 2 || kind === 4) && !listsObserveFormat(headers)) this.streamOff(); // UPL-FORMATS
-    if (status === 200) this.tPrev = t; // UPL-ACT-PREV: handed over
+    if (status === 200) this.tPrev = t; // handed over (§ 5); another 2xx changes nothing
     return []; // UPL-ACT-ONCE: never retried here
   }
 

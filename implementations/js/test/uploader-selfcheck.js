@@ -179,7 +179,7 @@ scenario("stream off: a seconds window that rounds to no past step", ["UPL-STREA
 // s every 3: wanted(s, -1, 10) = 1, 4, 7; wanted(s, 10, 20) = 11, 14, 17; the other steps are lazy skips.
 scenario("fed key: wanted steps posted at once, the others ride along", [
   "UPL-WANTED", "UPL-SKIP-UNWANTED", "UPL-POST-PROMPT", "UPL-POST-ONE", "UPL-POST-BATCH", "UPL-POST-BODY", "UPL-CUT",
-  "UPL-ACT-PREV", "UPL-ONCE",
+  "UPL-ONCE",
 ], { declaration: { streams: { s: { every: 3 } } } }, [
   { plan: 10 },
   { observe: { n: 0, inputs: { s: 0 } } },
@@ -327,8 +327,7 @@ scenario("act: sent at once whatever is in flight; never retried by the uploader
     { answer: { to: "post", status: 200 }, expect: [post([[3, "d"]])] },
   ]);
 {
-  // t_prev moves only on a 200 (its only effect on requests is through wanted's arguments, so it is read here).
-  covered.add("UPL-ACT-PREV");
+  // t_prev moves only on a 200 (spec/uploader.md § 5; no request can show it, so it is read here).
   const u = new Uploader({ declaration: EVERY_1, rate: undefined, episodeId: "e" });
   u.plan(2);
   u.act(2, 0);
@@ -338,9 +337,13 @@ scenario("act: sent at once whatever is in flight; never retried by the uploader
   u.fail("act");
   const afterFailure = u.tPrev;
   u.act(2, 0);
+  u.answer("act", 204, OK);
+  const afterNoContent = u.tPrev;
+  u.act(2, 0);
   u.answer("act", 200, OK);
-  check("act: t_prev is the last act answered 200", afterRefusal === -1 && afterFailure === -1 && u.tPrev === 2,
-    `${afterRefusal}, ${afterFailure}, ${u.tPrev}`);
+  check("act: t_prev is the last act answered 200",
+    afterRefusal === -1 && afterFailure === -1 && afterNoContent === -1 && u.tPrev === 2,
+    `${afterRefusal}, ${afterFailure}, ${afterNoContent}, ${u.tPrev}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -422,6 +425,24 @@ scenario("ended: a 410 to a post stops posts and acts", ["UPL-ENDED", "UPL-EVENT
   { act: { t: 3, inputs: "d" } },
   { advance: 5 },
 ]);
+scenario("ended: a 410 ends the episode whatever its header", ["UPL-ENDED", "UPL-FORMATS"], { declaration: EVERY_1 }, [
+  { plan: 2 },
+  { observe: { n: 0, inputs: "a" }, expect: [post([[0, "a"]])] },
+  { answer: { to: "post", status: 410, headers: {} } },
+  { observe: { n: 1, inputs: "b" } },
+  { act: { t: 2, inputs: "c" } },
+]);
+scenario("answers: any 2xx to a post is done, a 1xx or 3xx is retried", ["UPL-RETRY", "UPL-POST-PROMPT"],
+  { declaration: EVERY_1 }, [
+    { plan: 3 },
+    { observe: { n: 0, inputs: "a" }, expect: [post([[0, "a"]])] },
+    { observe: { n: 1, inputs: "b" } },
+    { answer: { to: "post", status: 204 }, expect: [post([[1, "b"]])] },
+    { answer: { to: "post", status: 302, headers: { Location: "/elsewhere" } } },
+    { advance: 0.2, expect: [post([[1, "b"]], [], { from: 0.1, to: 0.2 })] },
+    { answer: { to: "post", status: 101 } },
+    { advance: 0.4, expect: [post([[1, "b"]], [], { from: 0.2 + 0.2, to: 0.2 + 0.4 })] },
+  ]);
 scenario("ended: a 410 to an act drops a backing-off post", ["UPL-ENDED"], { declaration: EVERY_1 }, [
   { plan: 1 },
   { observe: { n: 0, inputs: "a" }, expect: [post([[0, "a"]])] },
@@ -488,7 +509,8 @@ check("own depth: the deepest branch", ownDepth([1, { a: [[2]] }, []]) === 4);
 check("cut: listed members, absent ones left out", jsonEqual(cut({ a: 1, b: 2 }, ["a", "c"]), { a: 1 }));
 check("cut: null keys and non-objects whole", cut([1], ["a"])[0] === 1 && jsonEqual(cut({ a: 1 }, null), { a: 1 }));
 check("formats: an empty header lists nothing", !listsObserveFormat({ "Seq-Accept-Formats": "" }));
-check("formats: items are not trimmed of tabs", !listsObserveFormat({ "Seq-Accept-Formats": "\tx-seq-observe/1" }));
+check("formats: items are trimmed of tabs too", listsObserveFormat({ "Seq-Accept-Formats": "a/1,\t x-seq-observe/1\t" }));
+check("formats: but compared exactly", !listsObserveFormat({ "Seq-Accept-Formats": "X-Seq-Observe/1, x-seq-observe/1;q=1" }));
 
 const ruleIds = [...SPEC.matchAll(/\*\*\[(UPL-[A-Z-]+)\]\*\*/g)].map((m) => m[1]);
 for (const id of ruleIds) {
