@@ -75,6 +75,7 @@ lint: $(STAMP)
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
 	$(BIN)/python scripts/gen_stream_vectors.py --check
+	$(BIN)/python scripts/gen_uploader_vectors.py --check
 	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules
 
 ## Every normative rule of spec/schedule.md and the number of vector cases that exercise it.

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import YAML from "yaml";
-import { answer } from "../src/dispatch.js";
+import { answer, KINDS } from "../src/dispatch.js";
 import { parseWire, jsonEqual, isObject, toJsonLine, setLiteral, setMember, carry } from "../src/json.js";
 import { requestsDiff } from "./uploader-compare.js";
 
@@ -202,6 +202,7 @@ for (const f of yamlFiles(VECTORS)) {
     YAML.parse(fs.readFileSync(f, "utf8"), { schema: "core", uniqueKeys: true, merge: false, intAsBigInt: true })
   );
   const kind = file.kind;
+  if (!KINDS.includes(kind)) continue; // a kind this implementation does not play (uploader: a robot SDK's side)
   counts[kind] ||= { passed: 0, failed: 0 };
   for (const group of file.groups) {
     for (const c of group.cases) {
