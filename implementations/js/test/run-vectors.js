@@ -202,7 +202,7 @@ for (const f of yamlFiles(VECTORS)) {
     YAML.parse(fs.readFileSync(f, "utf8"), { schema: "core", uniqueKeys: true, merge: false, intAsBigInt: true })
   );
   const kind = file.kind;
-  if (!KINDS.includes(kind)) continue; // a kind this implementation does not play (uploader: a robot SDK's side)
+  if (!KINDS.includes(kind)) continue; // a kind this implementation does not play
   counts[kind] ||= { passed: 0, failed: 0 };
   for (const group of file.groups) {
     for (const c of group.cases) {
