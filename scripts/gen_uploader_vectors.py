@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from seq_io.vectors import LEDGER, VECTORS_DIR, read_ledger
-from seq_io_maint.uploader_model import ATTEMPTS, History, Sent, start
+from seq_io_maint.uploader_model import ATTEMPTS, History, Sent, lost, start
 
 PREFIX = "upl-long"
 FILES = {"long-a.yaml": range(1, 4), "long-b.yaml": range(4, 7)}
@@ -231,6 +231,9 @@ def rules_of(events: list[dict[str, Any]], history: History) -> list[str]:
         named = {400: "UPL-REFUSED", 413: "UPL-OVER-LIMIT", 410: "UPL-ENDED"}
         if request.kind == "post" and answer.status in named:
             rules.add(named[answer.status])
+        streaming = not history.stream_off(answer.event - 1)
+        if lost(request, answer) and streaming and (answer.retried or answer.lists_format()):
+            rules.add("UPL-LOST")
         if request.kind == "act" and answer.status != 200:
             rules.add("UPL-ACT-ONCE" if answer.status != 410 else "UPL-ENDED")
         if answer.status is not None and answer.status < 500 and not answer.lists_format():

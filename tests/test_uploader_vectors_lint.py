@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from seq_io import uploader_lint, vectors
+from seq_io.reference import schedule as sch
 
 GOOD: list[dict[str, Any]] = [
     {"plan": 2},
@@ -114,6 +115,23 @@ def test_a_request_time_must_be_the_event_reading(tmp_path: Path) -> None:
     late = _with(5, {**GOOD[5], "expect": [{"post": {"skipped": [1]}, "at": 0.3}]})
     problems = _problems(_file(tmp_path, late))
     assert len(problems) == 1 and "(UPL-CLOCK)" in problems[0].message and "event 5 (answer)" in problems[0].message
+
+
+def test_a_plan_whose_wanted_is_refused_is_no_plan(tmp_path: Path) -> None:
+    # UPL-EVENTS: {every: 1} after t_prev 2 wants every step up to the plan; 1,000,002 steps are beyond the result
+    # bound (spec/schedule.md SCH-RESULT-BOUND), so that plan is refused at its own event.
+    problems = _problems(_file(tmp_path, _with(11, {"plan": 1_000_005})))
+    assert len(problems) == 1, problems
+    message = problems[0].message
+    assert "event 11 (plan)" in message and "schedule.result-too-large" in message and "(UPL-EVENTS)" in message
+
+
+def test_the_wanted_check_follows_the_scenario_s_schedule() -> None:
+    # The same gap is a plan when the schedule wants one step of it (cam one step back), and when nothing is declared.
+    far = [{"plan": 2_000_000}]
+    assert uploader_lint.first_breach(far, sch.of({"every": 1})) is not None
+    assert uploader_lint.first_breach(far, sch.of({"streams": {"cam": {"at": [-1, 0]}}})) is None
+    assert uploader_lint.first_breach(far, None) is None
 
 
 def test_only_the_first_breach_of_a_scenario_is_reported() -> None:

@@ -103,6 +103,14 @@ class Answer:
         return bool(values) and OBSERVE_FORMAT in [part.strip(" ") for part in values[0].split(",")]
 
 
+def lost(request: Sent, answer: Answer) -> bool:
+    """UPL-LOST: the answer makes the request a lost post: refused 400 (UPL-REFUSED) or 413 (UPL-OVER-LIMIT), or
+    its last attempt failed or was answered 5xx (UPL-GIVE-UP)."""
+    if request.kind != "post":
+        return False
+    return answer.status in (400, 413) or (answer.retried and request.attempt >= ATTEMPTS)
+
+
 def own_depth(value: Any) -> int:
     """The most arrays and objects of the value's own enclosing one of its values (spec/stream.md STR-DEPTH)."""
     children = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
@@ -229,7 +237,7 @@ class History:
 
     def pending(self, upto: int) -> list[Item]:
         """What is pending after event `upto`: every item made since the last fresh post (UPL-POST-BATCH), the
-        backlog applied (UPL-BEHIND), and the numbers of a post refused 413 since then (UPL-OVER-LIMIT)."""
+        backlog applied (UPL-BEHIND), and the numbers of a post lost since then, when it carried a frame (UPL-LOST)."""
         fresh = [request.event for request in self.sent if request.kind == "post" and request.attempt == 1]
         since = max((event for event in fresh if event < upto), default=-1)
         made = [item for index in range(since + 1, upto + 1) if (item := self.item(index)) is not None]
@@ -238,8 +246,7 @@ class History:
             dropped = set(frames[: len(frames) - self.backlog])
             made = [Item(item.n, frame=False) if item.n in dropped else item for item in made]
         for request, answer in self.answered(upto):
-            refused = request.kind == "post" and answer.status == 413 and since < answer.event
-            if refused and any(item.frame for item in request.items):
+            if lost(request, answer) and since < answer.event and any(item.frame for item in request.items):
                 made += [Item(item.n, frame=False) for item in request.items]
         return made
 
@@ -294,17 +301,19 @@ class History:
         self.sent.append(Sent(index, "post", window, items=post.items, attempt=post.attempt + 1))
 
     def _check_once(self) -> None:
-        """UPL-ONCE: a number goes in one fresh post, except the skips a 413 declares again."""
-        refused = {
+        """UPL-ONCE: a number goes in one fresh post, except the skips a lost post declares again (UPL-LOST)."""
+        declared_again = {
             item.n
             for request, answer in self.answered(len(self.events) - 1)
-            if request.kind == "post" and answer.status == 413
+            if lost(request, answer)
             for item in request.items
         }
         seen: set[int] = set()
         for request in (r for r in self.sent if r.kind == "post" and r.attempt == 1):
             for item in request.items:
-                assert item.n not in seen or (item.n in refused and not item.frame), f"number {item.n} sent twice"
+                assert item.n not in seen or (item.n in declared_again and not item.frame), (
+                    f"number {item.n} sent twice"
+                )
                 seen.add(item.n)
 
 

@@ -1,5 +1,5 @@
-"""An uploader scenario's events and expected requests → the first place where it breaks the robot's event order
-(spec/uploader.md UPL-EVENTS) or puts an event inside a retry's window, as a plain sentence.
+"""An uploader scenario's setup, events and expected requests → the first place where it breaks the robot's event
+order (spec/uploader.md UPL-EVENTS) or puts an event inside a retry's window, as a plain sentence.
 
 WHY it is apart from the shape check: a vector is played by a runner acting as the robot and the worker, and an
 uploader MAY rely on the robot following UPL-EVENTS, so a scenario that breaks it would test nothing the spec
@@ -8,6 +8,9 @@ steps observed, the act and its answer, and takes the requests in flight from th
 worker answers only what the expected requests leave in flight). It stops at a scenario's first breach, since
 later events are judged against a robot that already went astray. The windows are checked as conformance/README.md
 says (kind `uploader`): a retry is expected during an `advance` that starts before its window and passes its end.
+A plan for which `wanted(s, t_prev, T)` is refused is no plan a robot may make (UPL-EVENTS); the schedule is
+seq_io.reference.schedule's, whose result bound is the least spec/schedule.md SCH-RESULT-BOUND allows, so a plan
+it accepts no conforming uploader may refuse.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from seq_io.reference import schedule as sch
 
 EVENTS = ("plan", "observe", "drop", "act", "answer", "fail", "advance")
 
@@ -39,6 +44,8 @@ class _Robot:
     """"none" (not yet sent for this plan), "waiting" (no answer yet), "handed" (answered 200), "refused"."""
     in_flight: set[str] = field(default_factory=set)
     clock: float = 0.0
+    schedule: sch.Schedule | None = None
+    """The scenario's `of(declaration, rate)`; None when nothing is declared or no uploader is made."""
 
 
 def event_name(event: dict[str, Any]) -> str:
@@ -55,6 +62,13 @@ def _plan(robot: _Robot, step: int) -> None:
             raise Breach(f"plans step {step} after the act at {robot.plan} was not handed over: the robot acts again")
     if step <= robot.t_prev:
         raise Breach(f"plans step {step}, not after the last handed-over act at {robot.t_prev}")
+    try:
+        sch.wanted(robot.schedule, robot.t_prev, step)
+    except sch.ScheduleError as refusal:
+        raise Breach(
+            f"plans step {step}, but wanted(s, {robot.t_prev}, {step}) is refused ({refusal.rule}): a robot never"
+            " makes a plan whose wanted is refused"
+        ) from None
     robot.plan, robot.next_step, robot.act = step, robot.t_prev + 1, "none"
 
 
@@ -137,9 +151,10 @@ def _play(robot: _Robot, event: dict[str, Any]) -> None:
     _requests(robot, event, before)
 
 
-def first_breach(events: list[dict[str, Any]]) -> tuple[int, Breach] | None:
-    """The index of the first event that breaks UPL-EVENTS or a retry window, and the breach."""
-    robot = _Robot()
+def first_breach(events: list[dict[str, Any]], schedule: sch.Schedule | None = None) -> tuple[int, Breach] | None:
+    """The index of the first event that breaks UPL-EVENTS or a retry window, and the breach; `schedule` is the
+    scenario's (None: nothing declared, so no `wanted` is refused)."""
+    robot = _Robot(schedule=schedule)
     for index, event in enumerate(events):
         try:
             _play(robot, event)
@@ -148,12 +163,23 @@ def first_breach(events: list[dict[str, Any]]) -> tuple[int, Breach] | None:
     return None
 
 
+def _schedule_of(case: dict[str, Any], group: dict[str, Any]) -> sch.Schedule | None:
+    """The scenario's schedule from its setup (the case's, else its group's); None when `of` refuses it, since the
+    scenario then makes no uploader and expects that refusal (UPL-SETUP)."""
+    declaration = case["declaration"] if "declaration" in case else group.get("declaration")
+    rate = case["rate"] if "rate" in case else group.get("rate")
+    try:
+        return sch.of(declaration, rate)
+    except sch.ScheduleError:
+        return None
+
+
 def breaches(document: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
     """For each scenario of an uploader file that breaks the order: the event's path and a plain sentence naming
     the case, the event's index and kind, and the rule."""
     for group_index, group in enumerate(document["groups"]):
         for case_index, case in enumerate(group["cases"]):
-            found = first_breach(case["events"])
+            found = first_breach(case["events"], _schedule_of(case, group))
             if found is not None:
                 index, breach = found
                 name = event_name(case["events"][index])

@@ -326,12 +326,22 @@ export class Uploader {
     if (!listsObserveFormat(headers) || (kind === 4 && status !== 400 && status !== 413)) {
       return this.streamOff(); // UPL-FORMATS
     }
-    if (status === 413 && has(done.body, "frames")) {
-      // UPL-OVER-LIMIT: frames and skips alike come back as urgent skips; a post of skips alone is given up.
+    if (kind === 4) return this.lost(done); // 400 (UPL-REFUSED) or 413 (UPL-OVER-LIMIT)
+    return this.sendIfDue(); // 2xx: done, what is pending leaves now
+  }
+
+  /**
+   * UPL-LOST: a post given up or refused (400, 413) is never sent again; its numbers, frames and skips alike, join
+   * pending as urgent skips, and pending leaves at once. A lost post of skips alone is dropped, so that a loss never
+   * repeats itself.
+   * @param {Post} done
+   * @returns {UploaderRequest[]}
+   */
+  lost(done) {
+    if (has(done.body, "frames")) {
       for (const frame of done.body.frames) this.urgent.add(frame.seq);
       for (const n of done.body.skipped ?? []) this.urgent.add(n);
     }
-    // 2xx: done; 400: refused, its items lost (UPL-REFUSED); either way what is pending leaves now.
     return this.sendIfDue();
   }
 
@@ -353,12 +363,12 @@ export class Uploader {
 
   /**
    * Attempt k of a post ended in a failure or a 5xx: the same body is retried after its backoff (UPL-RETRY,
-   * UPL-RETRY-BACKOFF), or, after attempt UPLOAD_ATTEMPTS, given up and pending sent (UPL-GIVE-UP).
+   * UPL-RETRY-BACKOFF), or, after attempt UPLOAD_ATTEMPTS, given up: it is lost (UPL-GIVE-UP, UPL-LOST).
    * @param {Post} done
    * @returns {UploaderRequest[]}
    */
   attemptFailed(done) {
-    if (done.attempt >= UPLOAD_ATTEMPTS) return this.sendIfDue();
+    if (done.attempt >= UPLOAD_ATTEMPTS) return this.lost(done);
     const due = this.clock + backoffStart(done.attempt) * RETRY_POINT;
     this.post = { body: done.body, attempt: done.attempt + 1, due };
     return [];

@@ -357,8 +357,9 @@ scenario("act: sent at once whatever is in flight; never retried by the uploader
   const r4 = r3 + 1.6;
   const r5 = r4 + 3.2;
   const first = post([[0, "a"]]);
-  scenario("retry: the same body, six attempts, backoff windows; then given up", [
-    "UPL-RETRY", "UPL-RETRY-BACKOFF", "UPL-GIVE-UP", "UPL-CLOCK", "UPL-POST-ONE", "UPL-FORMATS", "UPL-ONCE",
+  scenario("retry: the same body, six attempts, backoff windows; then given up, its frame declared skipped", [
+    "UPL-RETRY", "UPL-RETRY-BACKOFF", "UPL-GIVE-UP", "UPL-LOST", "UPL-CLOCK", "UPL-POST-ONE", "UPL-FORMATS",
+    "UPL-ONCE",
   ], { declaration: { every: 1 } }, [
     { plan: 5 },
     { observe: { n: 0, inputs: "a" }, expect: [first] },
@@ -373,7 +374,7 @@ scenario("act: sent at once whatever is in flight; never retried by the uploader
     { advance: 1.6, expect: [{ ...first, at: windowAfter(r3, 4) }] },
     { fail: { to: "post", reason: "timeout" } },
     { advance: 3.2, expect: [{ ...first, at: windowAfter(r4, 5) }] },
-    { answer: { to: "post", status: 502 }, expect: [post([[1, "b"]], [], r5)] },
+    { answer: { to: "post", status: 502 }, expect: [post([[1, "b"]], [0], r5)] },
     { answer: { to: "post", status: 200 } },
     { act: { t: 5, inputs: "f" }, expect: [act(5, "f", r5)] },
   ]);
@@ -393,17 +394,19 @@ scenario("clock: each advance is one binary64 addition", ["UPL-CLOCK"], { declar
   { act: { t: 0, inputs: 1 }, expect: [act(0, 1, 0.30000000000000004)] },
 ]);
 
-scenario("refused: a 400 loses its items, and pending leaves at once", ["UPL-REFUSED"], { declaration: EVERY_1 }, [
+scenario("refused: a 400 is not retried, its frame is declared skipped with pending at once", ["UPL-REFUSED", "UPL-LOST"],
+  { declaration: EVERY_1 }, [
   { plan: 3 },
   { observe: { n: 0, inputs: "a" }, expect: [post([[0, "a"]])] },
   { observe: { n: 1, inputs: "b" } },
-  { answer: { to: "post", status: 400 }, expect: [post([[1, "b"]])] },
+  { answer: { to: "post", status: 400 }, expect: [post([[1, "b"]], [0])] },
   { answer: { to: "post", status: 200 } },
   { observe: { n: 2, inputs: "c" }, expect: [post([[2, "c"]])] },
 ]);
 
 // every 2, whole: wanted(s, -1, 6) = 0, 2, 4; 1, 3, 5 are lazy.
-scenario("over limit: a 413 declares the post's numbers skipped; a post of skips is given up", ["UPL-OVER-LIMIT", "UPL-ONCE"],
+scenario("over limit: a 413 declares the post's numbers skipped; a post of skips is dropped",
+  ["UPL-OVER-LIMIT", "UPL-LOST", "UPL-ONCE"],
   { declaration: { every: 2 } }, [
     { plan: 6 },
     { observe: { n: 0, inputs: "a" }, expect: [post([[0, "a"]])] },
@@ -415,6 +418,38 @@ scenario("over limit: a 413 declares the post's numbers skipped; a post of skips
     { observe: { n: 3, inputs: "d" } },
     { observe: { n: 4, inputs: "e" }, expect: [post([[4, "e"]], [3])] },
   ]);
+
+// every 2, whole, as above: a 400 of a post of frames and skips, then a post of skips alone given up and dropped.
+{
+  const skips = post([], [1, 2]);
+  const r1 = 0.0 + 0.2;
+  const r2 = r1 + 0.4;
+  const r3 = r2 + 0.8;
+  const r4 = r3 + 1.6;
+  scenario("lost: a 400 of frames and skips declares them all; a lost post of skips alone is dropped",
+    ["UPL-LOST", "UPL-REFUSED", "UPL-GIVE-UP", "UPL-ONCE"], { declaration: { every: 2 } }, [
+      { plan: 6 },
+      { observe: { n: 0, inputs: "a" }, expect: [post([[0, "a"]])] },
+      { observe: { n: 1, inputs: "b" } },
+      { observe: { n: 2, inputs: "c" } },
+      { answer: { to: "post", status: 200 }, expect: [post([[2, "c"]], [1])] },
+      { answer: { to: "post", status: 400 }, expect: [skips] },
+      { answer: { to: "post", status: 503 } },
+      { advance: 0.2, expect: [{ ...skips, at: windowAfter(0.0, 1) }] },
+      { answer: { to: "post", status: 503 } },
+      { advance: 0.4, expect: [{ ...skips, at: windowAfter(r1, 2) }] },
+      { answer: { to: "post", status: 503 } },
+      { advance: 0.8, expect: [{ ...skips, at: windowAfter(r2, 3) }] },
+      { answer: { to: "post", status: 503 } },
+      { advance: 1.6, expect: [{ ...skips, at: windowAfter(r3, 4) }] },
+      { answer: { to: "post", status: 503 } },
+      { advance: 3.2, expect: [{ ...skips, at: windowAfter(r4, 5) }] },
+      { fail: { to: "post", reason: "connection" } },
+      { observe: { n: 3, inputs: "d" } },
+      { advance: 5.0 },
+      { observe: { n: 4, inputs: "e" }, expect: [post([[4, "e"]], [3])] },
+    ]);
+}
 
 scenario("ended: a 410 to a post stops posts and acts", ["UPL-ENDED", "UPL-EVENTS"], { declaration: EVERY_1 }, [
   { plan: 3 },
