@@ -212,7 +212,7 @@ def test_the_rows_outside_this_spec_are_not_part_of_it(
 @pytest.mark.slow
 def test_the_schedule_vector_kinds_are_new_in_the_working_tree() -> None:
     kinds = behaviour.compare(load_folder(OLD, "spec/releases/0.5.23"), working_tree()).kinds_on_one_side
-    assert set(kinds) <= {"schedule", "envelope", "rows_of", "stream"}
+    assert set(kinds) <= {"schedule", "envelope", "rows_of", "stream", "uploader"}
     assert all(text.endswith("only in working tree") for text in kinds.values())
 
 

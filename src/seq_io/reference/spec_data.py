@@ -4,7 +4,8 @@ Every other module reads the contract version, the limits and the schemas throug
 exactly one file of `spec/`. The package's own spec is found by `seq_io_spec` (the installed data, or the
 checkout's in an editable install); `SEQ_IO_SPEC_ROOT` or an explicit argument names another folder, so that
 tools such as the bump review can load two versions of the spec side by side. A folder that is not a spec is a
-`SpecError` naming it, never a traceback.
+`SpecError` naming it, never a traceback. The robot uploader's constants (`uploader.json`) are read here too, by
+`load_uploader_constants`, for the same reason.
 """
 
 from __future__ import annotations
@@ -104,3 +105,45 @@ def load_spec(root: Path | None = None) -> SpecData:
     if not isinstance(contract, dict) or not isinstance(contract.get("contract_version"), str):
         raise SpecError(f"{spec_root / 'contract.json'}: not a contract file (no `contract_version` string in it)")
     return SpecData(root=spec_root, contract=contract, schemas=schemas)
+
+
+@dataclass(frozen=True)
+class UploaderConstants:
+    """The robot uploader's own constants (spec/uploader.json, decided in spec/uploader.md § 10)."""
+
+    attempts: int
+    """UPLOAD_ATTEMPTS: the sendings of one post's body, the first included (UPL-RETRY)."""
+    first_backoff_s: float
+    """UPLOAD_FIRST_BACKOFF_S: b_1, the earliest the first retry may leave (UPL-RETRY-BACKOFF)."""
+    backoff_factor: float
+    """UPLOAD_BACKOFF_FACTOR: b_k = b_1 · factor^(k-1)."""
+    backoff_spread: float
+    """UPLOAD_BACKOFF_SPREAD: the k-th retry leaves at most spread · b_k after attempt k ended."""
+    max_post_depth: int
+    """MAX_POST_DEPTH: the largest own depth of a frame's inputs a post may carry (UPL-DEPTH)."""
+
+
+def _uploader_constant(path: Path, data: Any, name: str, whole: bool) -> Any:
+    """One constant of uploader.json: a positive number (an integer when `whole`), else a SpecError naming it."""
+    value: Any = data.get(name) if isinstance(data, dict) else None
+    number = isinstance(value, int | float) and not isinstance(value, bool) and (isinstance(value, int) or not whole)
+    if not (number and value > 0):
+        raise SpecError(f"{path}: `{name}` must be a positive {'integer' if whole else 'number'}; got {value!r}")
+    return value
+
+
+@cache
+def load_uploader_constants(root: Path | None = None) -> UploaderConstants:
+    """Read `uploader.json` of a spec folder (cached per folder); SpecError when it is missing, broken or lacks a
+    constant."""
+    path = (root or default_spec_root()).resolve() / "uploader.json"
+    if not path.is_file():
+        raise SpecError(f"{path}: missing (the uploader's constants, spec/uploader.md)")
+    data = _read_json(path)
+    return UploaderConstants(
+        attempts=_uploader_constant(path, data, "UPLOAD_ATTEMPTS", whole=True),
+        first_backoff_s=float(_uploader_constant(path, data, "UPLOAD_FIRST_BACKOFF_S", whole=False)),
+        backoff_factor=float(_uploader_constant(path, data, "UPLOAD_BACKOFF_FACTOR", whole=False)),
+        backoff_spread=float(_uploader_constant(path, data, "UPLOAD_BACKOFF_SPREAD", whole=False)),
+        max_post_depth=_uploader_constant(path, data, "MAX_POST_DEPTH", whole=True),
+    )

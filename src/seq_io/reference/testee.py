@@ -1,12 +1,13 @@
 """The Python reference as a testee: protocol v1 requests on stdin → seq_io.reference (validation, schedule,
-envelope, rows_of, the stream keeper) → one answer line per request on stdout. `answer(request)` is the same work
-without the pipes; the runner's in-process fast path calls it directly.
+envelope, rows_of, the stream keeper, the robot's uploader) → one answer line per request on stdout.
+`answer(request)` is the same work without the pipes; the runner's in-process fast path calls it directly.
 
 WHY it is shaped this way: the reference must pass the suite through the very protocol every other language
 uses, so that a failure of another implementation is never the runner's or the protocol's fault. The
 conversions between the protocol's JSON forms and the reference API's (lists ↔ tuples, frame names "5" → step
 5) happen here, at the boundary, as spec/schedule.md describes them, and so does the playing of a stream
-scenario: its operations in order on a virtual clock, each act's outcome written at its own index once decided.
+scenario: its operations in order on a virtual clock, each act's outcome written at its own index once decided,
+and of an uploader scenario: its events in order on a virtual clock, the requests sent during each at its index.
 A refusal of the spec is an `error` answer with its rule id; anything else that goes wrong inside is answered as
 `testee.internal-error` (with the traceback on stderr), so one bug fails one case instead of the session.
 Run: `python -m seq_io.reference.testee`.
@@ -30,12 +31,13 @@ from seq_io.reference.keeper import INVALID_SCENARIO, Keeper, Limits, StreamErro
 from seq_io.reference.rows_of import rows_of
 from seq_io.reference.schedule import Entry, ScheduleError
 from seq_io.reference.spec_data import SpecError, load_spec
+from seq_io.reference.uploader import Uploader
 from seq_io.reference.validation import Contract, contract
 from seq_io.reference.wire import number_value
 
 NAME = "seq-io-ref"
 PROTOCOL = 1
-KINDS = ("validation", "schedule", "envelope", "rows_of", "stream")
+KINDS = ("validation", "schedule", "envelope", "rows_of", "stream", "uploader")
 KEEPER_OPERATIONS = ("observe", "act", "advance")
 INTERNAL_ERROR = "testee.internal-error"
 _OPTIONS = {"fast": False}
@@ -182,12 +184,26 @@ def _stream(given: dict[str, Any]) -> dict[str, Any]:
     return {"outcomes": outcomes}
 
 
+def _uploader(given: dict[str, Any]) -> dict[str, Any]:
+    """One client-mode scenario (conformance/protocol.md, kind uploader) → the requests sent during each event, in
+    order, on a virtual clock that starts at 0.0 and moves by one binary64 addition per advance (UPL-CLOCK)."""
+    uploader = Uploader(given["declaration"], given.get("rate"), given["episode_id"], given.get("backlog"))
+    clock = 0.0
+    requests: list[list[dict[str, Any]]] = []
+    for event in given["events"]:
+        if isinstance(event, dict) and "advance" in event:
+            clock += float(event["advance"])
+        requests.append(uploader.event(event, clock))
+    return {"requests": requests}
+
+
 _KINDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "validation": _validation,
     "schedule": _schedule,
     "envelope": _envelope,
     "rows_of": _rows_of,
     "stream": _stream,
+    "uploader": _uploader,
 }
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from seq_io.reference.validation_cases import instance_text
 from seq_io.reference.wire import parse_json_text
 from seq_io.runner.suite import SuiteCase
+from seq_io.runner.uploader_judge import judge_requests, uploader_case_data, uploader_input
 from seq_io.runner.verdict import (
     ABSENT,
     Difference,
@@ -220,6 +221,18 @@ def _stream(case: SuiteCase, result: dict[str, Any]) -> Verdict:
     return Verdict("pass")
 
 
+# -- uploader -----------------------------------------------------------------------------------------------
+
+
+def _uploader_input(case: SuiteCase) -> dict[str, Any]:
+    return uploader_input(uploader_case_data(case))
+
+
+def _uploader(case: SuiteCase, result: dict[str, Any]) -> Verdict:
+    """Event by event, request by request (conformance/protocol.md, Comparison): seq_io.runner.uploader_judge."""
+    return judge_requests(uploader_case_data(case), result.get("requests", ABSENT))
+
+
 TABLE: dict[str, Kind] = {
     kind.name: kind
     for kind in (
@@ -228,6 +241,7 @@ TABLE: dict[str, Kind] = {
         Kind("envelope", _envelope_input, _envelope),
         Kind("rows_of", _rows_of_input, _rows_of),
         Kind("stream", _stream_input, _stream),
+        Kind("uploader", _uploader_input, _uploader),
     )
 }
 """Every kind the runner knows, in the order reports list them."""
