@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
 	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe fuzz \
-	mutation mutation-keeper mutation-schemas clean
+	mutation mutation-keeper mutation-uploader mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -147,6 +147,11 @@ mutation: $(STAMP)
 ## no vector can: error bodies, a caller's misuse), with its equivalents in scripts/equivalents/keeper.json.
 mutation-keeper: $(STAMP)
 	$(BIN)/python scripts/mutation.py keeper
+
+## Mutation score of src/seq_io/reference/uploader.py against the uploader vectors, with its equivalents in
+## scripts/equivalents/uploader.json.
+mutation-uploader: $(STAMP)
+	$(BIN)/python scripts/mutation.py uploader
 
 ## Mutation score of spec/schemas/*.json against the validation vectors alone (one change per mutant).
 mutation-schemas: $(STAMP)

@@ -3,7 +3,8 @@ copy of the package, spec/, the vectors and the judge's tests) â†’ mutmut run â†
 each survivor either killed or listed as equivalent (with a reason) in that module's list.
 
 `make mutation` runs the schedule and the rules beyond the schema (`python scripts/mutation.py`), `make
-mutation-keeper` the stream keeper (`python scripts/mutation.py keeper`). A target is a module, the judge whose
+mutation-keeper` the stream keeper (`python scripts/mutation.py keeper`), `make mutation-uploader` the robot's
+uploader (`python scripts/mutation.py uploader`). A target is a module, the judge whose
 tests must kill its mutants, its list of equivalents (scripts/equivalents/<target>.json) and the share of all its
 mutants to kill.
 
@@ -14,7 +15,9 @@ score measures the vectors, not our unit tests: the schedule's judge is tests/te
 schedule, envelope and rows_of vectors through the reference testee's answer and the runner's comparison); the
 keeper's is the reference half of tests/test_stream_vectors.py (every stream scenario the same way; the module
 imports the brute-force model, so the stage holds scripts/seq_io_maint, but the model's tests are not selected),
-plus the few tests of tests/test_keeper.py that reach what no vector can (KEEPER_TESTS). Each judge has its own
+plus the few tests of tests/test_keeper.py that reach what no vector can (KEEPER_TESTS); the uploader's is
+tests/test_uploader_vectors.py (every uploader scenario the same way) plus the tests of tests/test_uploader.py that
+reach what no vector can (UPLOADER_TESTS). Each judge has its own
 stage and mutmut run because mutmut runs, for each mutant, every selected test that calls the mutated function:
 the stream scenarios call the schedule, and they must not judge its mutants. A mutant that makes a vector hang is
 stopped by mutmut's per-mutant CPU limit (TIMEOUT_MULTIPLIER) and counts as detected. Equivalent mutants (a change
@@ -102,10 +105,34 @@ KEEPER_JUDGE = Judge(
     folders=("scripts/seq_io_maint",),
     pythonpath=("scripts",),
 )
+UPLOADER_TESTS = tuple(
+    f"tests/test_uploader.py::{name}"
+    for name in (
+        "test_an_episode_id_or_backlog_out_of_range_is_a_value_error",
+        "test_an_episode_id_or_backlog_of_another_type_is_a_value_error",
+        "test_an_event_that_is_none_of_the_seven_is_a_value_error",
+        "test_the_clock_must_not_go_back",
+        "test_an_answer_or_failure_with_nothing_in_flight_is_ignored",
+        "test_a_retry_that_fell_due_leaves_first_whatever_the_event",
+        "test_next_due_is_when_a_backing_off_post_is_due_and_none_otherwise",
+        "test_an_answer_to_an_act_that_failed_is_ignored",
+        "test_headers_that_are_no_object_hold_no_header",
+    )
+)
+"""What no uploader vector can reach: a caller's misuse (the vector files' schema and `iospec lint` send only
+well-formed setups, events and headers, answers only to requests in flight), `next_due` (asked by a real-time
+driver, never by the testee) and a clock that moves within an event other than `advance`."""
+UPLOADER_JUDGE = Judge(
+    "uploader",
+    "the uploader vectors (and the uploader's tests of misuse and of a real-time caller)",
+    ("tests/test_uploader_vectors.py::test_reference_uploader_passes", *UPLOADER_TESTS),
+    ("tests/test_uploader_vectors.py", "tests/suite_cache.py", "tests/test_uploader.py"),
+)
 TARGETS = (
     Target("schedule", "seq_io.reference.schedule", REFERENCE_VECTORS, 0.90),
     Target("beyond-schema", "seq_io.reference.beyond_schema", REFERENCE_VECTORS, 0.95),
     Target("keeper", "seq_io.reference.keeper", KEEPER_JUDGE, 0.85),
+    Target("uploader", "seq_io.reference.uploader", UPLOADER_JUDGE, 0.90),
 )
 """The keeper's share is below the others' because of what keeper.py is made of, all listed in keeper.json: a quick
 check of bodies that only ever decides sooner than the validator of record (57 mutants narrow it) and messages
