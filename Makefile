@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
+	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe fuzz \
+	mutation mutation-keeper mutation-uploader mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -141,6 +142,16 @@ fuzz: $(STAMP)
 ## Mutation scores of src/seq_io/reference/schedule.py and beyond_schema.py against the vectors alone (mutmut).
 mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py
+
+## Mutation score of src/seq_io/reference/keeper.py against the stream vectors (and the few keeper tests that reach what
+## no vector can: error bodies, a caller's misuse), with its equivalents in scripts/equivalents/keeper.json.
+mutation-keeper: $(STAMP)
+	$(BIN)/python scripts/mutation.py keeper
+
+## Mutation score of src/seq_io/reference/uploader.py against the uploader vectors, with its equivalents in
+## scripts/equivalents/uploader.json.
+mutation-uploader: $(STAMP)
+	$(BIN)/python scripts/mutation.py uploader
 
 ## Mutation score of spec/schemas/*.json against the validation vectors alone (one change per mutant).
 mutation-schemas: $(STAMP)

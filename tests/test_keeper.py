@@ -1,6 +1,9 @@
 """The reference keeper beyond the vectors: its error table is spec/stream.md's, its error bodies are valid
 StreamError instances, its sizes are the canonical ones, its state stays bounded, and misuse by a caller (a clock
 going back, an impossible idle timeout) is told apart from a refusal of a request.
+
+The tests of error bodies and of misuse also judge the keeper's mutants beside the stream vectors (`make
+mutation-keeper`, scripts/mutation.py names them): they reach what no vector can.
 """
 
 from __future__ import annotations
@@ -11,7 +14,10 @@ from typing import Any
 
 import pytest
 
+import suite_cache
 from seq_io.reference import keeper as kp
+from seq_io.reference import testee
+from seq_io.reference.cases import judge
 from seq_io.reference.frame_size import canonical_text, size
 from seq_io.reference.keeper import ERRORS, Keeper, Limits, StreamError
 from seq_io.reference.spec_data import load_spec
@@ -57,6 +63,49 @@ def test_every_error_body_is_a_valid_stream_error(rule: str) -> None:
 def test_a_body_without_its_details_is_refused() -> None:
     outcome = contract().validate_value("StreamError", StreamError(kp.FRAMES_MISSING, "x").body())
     assert [issue.rule for issue in outcome.issues] == ["StreamError.reason-details"]
+
+
+def test_every_refusal_the_stream_vectors_provoke_has_a_valid_stream_error_body(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """spec/stream.md § 10: the vectors compare a refusal's id, status and details, not the body a worker sends; every
+    refusal and failure they provoke, of each error id, is held here to StreamError.json (a message, the code and
+    reason of its id, the details its reason needs)."""
+    refusals: list[StreamError] = []
+    outcome_of = testee._error_outcome
+
+    def recorded(error: StreamError) -> dict[str, Any]:
+        refusals.append(error)
+        return outcome_of(error)
+
+    monkeypatch.setattr(testee, "_error_outcome", recorded)
+    for case in suite_cache.cases()[0]:
+        if case.kind == "stream" and any("error" in op.get("expect", {}) for op in case.case.data["operations"]):
+            judge("stream", case.case)
+    assert {error.rule for error in refusals} == set(ERRORS)
+    checker = contract()
+    invalid = [error.body() for error in refusals if not checker.validate_value("StreamError", error.body()).valid]
+    assert not invalid, invalid[0]
+
+
+@pytest.mark.parametrize(
+    ("type_name", "body"),
+    [
+        ("ObserveRequest", {"episode_id": "e", "frames": [{"seq": -1, "inputs": 0}], "skipped": [0.5]}),
+        ("ObserveRequest", None),
+        ("ActRequest", {"seq": 2.5, "inputs": 0, "extra": 1}),
+        ("ActRequest", [1]),
+    ],
+)
+def test_a_refused_body_names_the_issues_the_validator_finds_in_it(type_name: str, body: Any) -> None:
+    """stream.invalid-body carries in `issues` each path and rule the validator of record (spec/validation.md)
+    refuses in that very body, which the vectors do not compare."""
+    send = Keeper(None).post if type_name == "ObserveRequest" else Keeper(None).act
+    with pytest.raises(StreamError) as refused:
+        send(body, 0.0)
+    expected = [{"path": issue.path, "rule": issue.rule} for issue in contract().validate_value(type_name, body).issues]
+    assert refused.value.rule == kp.INVALID_BODY and refused.value.details["issues"] == expected
+    assert contract().validate_value("StreamError", refused.value.body()).valid
 
 
 def test_the_format_and_its_header_are_the_prose_ones() -> None:

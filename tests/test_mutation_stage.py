@@ -1,4 +1,5 @@
-"""`make mutation`'s stage can run its judge: scripts/mutation.py stages a copy → pytest collects the judge there.
+"""The stages of `make mutation` and `make mutation-keeper` can run their judges: scripts/mutation.py stages a copy
+per judge → pytest collects that judge's tests there.
 
 WHY: the mutation run is too slow for every check (2-8 min), and when its stage could not import the judge (a
 shared conftest.py that grew an import of other tests' helpers), mutmut checked no mutant and the break went
@@ -12,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -30,12 +32,15 @@ def _mutation_script() -> ModuleType:
     return module
 
 
-def test_the_judge_collects_in_a_fresh_stage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    script = _mutation_script()
-    monkeypatch.setattr(script, "STAGE", tmp_path / "stage")
-    script.stage()
+SCRIPT = _mutation_script()
+JUDGES = sorted({target.judge for target in SCRIPT.TARGETS}, key=lambda judge: judge.name)
+
+
+@pytest.mark.parametrize("judge", JUDGES, ids=[judge.name for judge in JUDGES])
+def test_each_judge_collects_in_a_fresh_stage(judge: Any, tmp_path: Path) -> None:
+    SCRIPT.stage(judge, [target for target in SCRIPT.TARGETS if target.judge == judge], tmp_path / "stage")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", script.JUDGE],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", *judge.selection],
         cwd=tmp_path / "stage",
         capture_output=True,
         text=True,
@@ -43,4 +48,4 @@ def test_the_judge_collects_in_a_fresh_stage(tmp_path: Path, monkeypatch: pytest
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "test_reference_passes_case" in done.stdout
+    assert all(selected.rsplit("::", 1)[-1] in done.stdout for selected in judge.selection), done.stdout[-2000:]

@@ -466,3 +466,72 @@ def test_uploaders_share_no_state() -> None:
     assert second.event(observe(0), 0.0)[0]["observe"]["episode_id"] == "b"
     first.event(fail("post"), 0.0)
     assert first.next_due() == 0.1 and second.next_due() is None
+
+
+# -- beyond the vectors: a caller on real time, a caller's misuse -------------------------------------------------
+
+
+def _backing_off(plan: int, *before: dict[str, Any]) -> Uploader:
+    """An uploader whose post of frame 0 failed at 0.0 (after `before`): its first retry is due at 0.1."""
+    uploader = Uploader(EVERY, None, EPISODE)
+    for event in ({"plan": plan}, observe(0), *before, fail("post")):
+        uploader.event(event, 0.0)
+    return uploader
+
+
+@pytest.mark.parametrize(
+    ("plan", "before", "event", "reading", "then"),
+    [
+        (2, (), observe(1), 0.1, []),
+        (2, (), {"drop": 1}, 0.5, []),
+        (1, (), act(1), 0.5, [act_request(0.5, 1)]),
+        (1, (act(1),), answer("act", 200), 0.5, []),
+        (1, (act(1),), fail("act"), 0.5, []),
+    ],
+)
+def test_a_retry_that_fell_due_leaves_first_whatever_the_event(
+    plan: int, before: tuple[dict[str, Any], ...], event: dict[str, Any], reading: float, then: list[dict[str, Any]]
+) -> None:
+    # UPL-CLOCK, UPL-RETRY-BACKOFF: a caller on real time moves the clock with every event, not with advances alone
+    # as the vectors' clock does, so no vector shows this. A retry that fell due since the previous event (at a
+    # reading equal to its due time too) leaves first, at that time, then what the event itself sends.
+    uploader = _backing_off(plan, *before)
+    assert [normal(request) for request in uploader.event(event, reading)] == [post(0.1, {0: {"n": 0}}), *then]
+
+
+@pytest.mark.parametrize("event", [{}, {"plan": 1, "drop": 0}, [{"plan": 1}], {"jump": 1}])
+def test_an_event_that_is_none_of_the_seven_is_a_value_error(event: Any) -> None:
+    # spec/uploader.md § 2: an event is an object with exactly one of the seven; the vectors' schema sends no other.
+    with pytest.raises(ValueError, match=r"exactly one of plan, observe, drop, act, answer, fail, advance"):
+        Uploader(EVERY, None, EPISODE).event(event, 0.0)
+
+
+@pytest.mark.parametrize(("episode_id", "backlog"), [(EPISODE, True), (EPISODE, 2.5), (5, None)])
+def test_an_episode_id_or_backlog_of_another_type_is_a_value_error(episode_id: Any, backlog: Any) -> None:
+    # UPL-SETUP: an id is a string, a backlog an integer (a bool is none); the vectors' schema sends no other.
+    with pytest.raises(ValueError, match=r"UPL-SETUP"):
+        Uploader(EVERY, None, episode_id, backlog)
+
+
+def test_next_due_is_when_a_backing_off_post_is_due_and_none_otherwise() -> None:
+    # What a real-time driver asks to know when to wake up (the vectors' testee never asks it): nothing without a
+    # post, the start of the retry's window while the post backs off, nothing once the retry is in flight.
+    assert Uploader(EVERY, None, EPISODE).next_due() is None
+    uploader = _backing_off(2)
+    assert uploader.next_due() == 0.1
+    uploader.event(observe(1), 0.1)
+    assert uploader.next_due() is None
+
+
+def test_an_answer_to_an_act_that_failed_is_ignored() -> None:
+    # conformance/protocol.md: an answer with nothing of its sort in flight is ignored (no vector sends one): the act
+    # at 1 failed, so a 200 afterwards hands nothing over and t_prev stays -1.
+    robot = Robot(EVERY)
+    robot.play({"plan": 1}, observe(0), act(1), fail("act"))
+    assert robot(answer("act", 200)) == [] and robot.uploader.last_act == -1
+
+
+@pytest.mark.parametrize("headers", [None, "Seq-Accept-Formats: x-seq-observe/1", ["x-seq-observe/1"]])
+def test_headers_that_are_no_object_hold_no_header(headers: Any) -> None:
+    # UPL-FORMATS reads a header by its name; the vectors give headers as an object, a caller may not.
+    assert not lists_observe_format(headers)
