@@ -441,6 +441,7 @@ def test_the_format_header_is_matched_without_case_and_its_items_trimmed() -> No
     assert lists_observe_format({"seq-accept-formats": f"x-other/2 ,  {observe_format}"})
     assert lists_observe_format({"SEQ-ACCEPT-FORMATS": observe_format})
     assert lists_observe_format({"Seq-Accept-Formats": f"x-other/2,\t{observe_format}\t"})  # OWS: tabs too
+    assert not lists_observe_format({"Seq-Accept-Format\u017f": observe_format})  # ASCII case only: long s is no s
     assert not lists_observe_format({"Seq-Accept-Formats": ""})
     assert not lists_observe_format({"Seq-Accept-Formats": f"{observe_format}x"})
     assert not lists_observe_format({"Other": observe_format})

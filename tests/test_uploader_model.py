@@ -107,27 +107,35 @@ def test_the_comparison_notices_a_wrong_request() -> None:
 
 
 def test_the_model_refuses_what_the_rules_leave_open() -> None:
-    """§ 6 gives no meaning to a 409 to a post, a 3xx, a 201 that lists the format or a header named twice; no
-    vector may place an event inside a retry window."""
+    """The model leaves to the prose (no vector relies on them) a 409 to a post, a 3xx and a 201 that lists the format;
+    no vector may place an event inside a retry window."""
     start = [{"plan": 1}, {"observe": {"n": 0, "inputs": 0}}]
     for events in (
         [*start, {"answer": {"to": "post", "status": 409}}],
         [*start, {"answer": {"to": "post", "status": 302}}],
         [*start, {"fail": {"to": "post", "reason": "timeout"}}, {"advance": 0.15}],
         [*start, {"answer": {"to": "post", "status": 201}}],
-        [
-            *start,
-            {
-                "answer": {
-                    "to": "post",
-                    "status": 200,
-                    "headers": {"Seq-Accept-Formats": "a", "seq-accept-formats": "b"},
-                }
-            },
-        ],
     ):
         with pytest.raises(Unjudgeable):
             play({"declaration": {"every": 1}, "episode_id": "e", "events": events})
+
+
+def test_a_format_listed_in_any_of_two_headers_keeps_the_stream_on() -> None:
+    """UPL-FORMATS: names match without regard to ASCII case, and any header of that name may list the format."""
+    events = [
+        {"plan": 3},
+        {"observe": {"n": 0, "inputs": 0}},
+        {"observe": {"n": 1, "inputs": 1}},
+        {"answer": {"to": "post", "status": 200, "headers": {"Seq-Accept-Formats": "a", "seq-accept-formats": "b"}}},
+        {"observe": {"n": 2, "inputs": 2}},
+    ]
+    listed = [*events[:3], {"answer": {**events[3]["answer"], "headers": {"SEQ-ACCEPT-FORMATS": "a, x-seq-observe/1"}}}]
+    # The answer to the post of frame 0 sends frame 1 exactly when the stream stays on.
+    assert play({"declaration": {"every": 1}, "episode_id": "e", "events": events})[3] == []
+    assert play({"declaration": {"every": 1}, "episode_id": "e", "events": [*listed, events[4]]})[3] != []
+    two = {"Seq-Accept-Formats": "a", "seq-accept-formats": "x-seq-observe/1"}
+    both = [*events[:3], {"answer": {**events[3]["answer"], "headers": two}}]
+    assert play({"declaration": {"every": 1}, "episode_id": "e", "events": both})[3] != []
 
 
 def test_the_model_is_written_without_the_reference_uploader() -> None:

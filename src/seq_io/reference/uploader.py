@@ -80,12 +80,17 @@ def deeper_than(value: Any, limit: int) -> bool:
 
 def lists_observe_format(headers: object) -> bool:
     """Whether an answer's headers list the observe format (UPL-FORMATS): the header's name matched without regard
-    to case, its value a comma-separated list whose items are compared after trimming spaces and tabs. Headers given as
-    anything but an object hold no header."""
+    to ASCII case (HTTP names are ASCII: U+017F, long s, is no "s"), any header of that name counting, its value a
+    comma-separated list whose items are compared after trimming spaces and tabs. Headers given as anything but an
+    object hold no header."""
     if not isinstance(headers, dict):
         return False
-    wanted_name = FORMATS_HEADER.casefold()
-    values = [value for name, value in headers.items() if isinstance(name, str) and name.casefold() == wanted_name]
+    wanted_name = FORMATS_HEADER.lower()
+    values = [
+        value
+        for name, value in headers.items()
+        if isinstance(name, str) and name.isascii() and name.lower() == wanted_name
+    ]
     observe_format = str(load_spec().contract["observe_format"])
     return any(
         isinstance(value, str) and observe_format in (item.strip(" \t") for item in value.split(","))
