@@ -6,17 +6,20 @@ comparison (`judge_requests`) → a `Verdict`.
 WHY it is shaped this way (conformance/uploader-http.md, "Playing a scenario"):
 
 - The SDK runs on its own real clock, so the scenario's virtual clock is mapped onto it: an `advance d` is d real
-  seconds slept, and a request's `at` is the reading of the event during which it arrived plus the real seconds
-  since that event began. Robot and worker events take no virtual time but some real time, so a retry timed from
-  a failure may come a little early, and any request a little late: an `at` within `tolerance` of its expectation
-  is taken as that expectation, and a request that arrives within `tolerance` before a later event that expects
-  one of its sort (while the event it arrived in has no room for it) belongs to that later event. The tolerance
-  grows with the lag measured in the scenario (the SDK's acknowledgements, the runner's own sleeps), so a busy
-  machine widens it instead of failing the case; a case that fails only on timing is played once more.
+  seconds slept, and a request's `at` is the reading of the event it belongs to plus the real seconds since that
+  event began. Robot and worker events take no virtual time but some real time, so a retry timed from a failure
+  may come a little early, and any request a little late: an `at` within `tolerance` of its expectation is taken
+  as that expectation, and a request that arrives within `tolerance` before an `advance` that expects one of its
+  sort (while the event it arrived in has no room for it) belongs to that advance. Nothing else is moved: a
+  request a robot or worker event causes cannot come before it. The tolerance grows with the lag measured in the
+  scenario (the SDK's acknowledgements, the runner's own sleeps), so a busy machine widens it instead of failing
+  the case; a case that fails only on timing is played once more.
 - Waits end early: after each event the runner waits only until the requests the vector expects by then have
-  arrived, or until their latest expected time plus the tolerance; an SDK that sends less costs a bounded wait,
-  one that sends more is seen when its requests arrive, wherever they land. After the last event it waits the
-  tolerance once more for stray requests.
+  arrived, or until their latest expected time plus the tolerance, so an SDK that sends less costs a bounded wait.
+  After an answer it waits until the SDK closed the answered connection (every answer says `Connection: close`),
+  so the robot's next event never overtakes an answer the SDK has not read. Before an event that expects a request
+  (or an advance) it waits a short settle for one the vector does not expect, so that a request an event caused is
+  seen there and never passes for the next event's.
 - The comparison is the deterministic runner's (`seq_io.runner.uploader_judge`), so a case fails over HTTP for
   the same reasons it fails in `iospec run`; what only HTTP can get wrong (another method, path or content type, a
   body that is not JSON or is cut off, a flood) is added to the verdict as differences of its own.
@@ -37,10 +40,22 @@ from seq_io.runner.suite import SuiteCase
 from seq_io.runner.uploader_judge import judge_requests, uploader_case_data
 from seq_io.runner.verdict import Difference, Verdict, differences_text
 from seq_io.uploader_check.sdk import Sdk
-from seq_io.uploader_check.worker import MAX_CONNECTIONS, MAX_REQUESTS, Answer, Arrival, Drop, RecordingWorker, Scenario
+from seq_io.uploader_check.worker import (
+    MAX_CONNECTIONS,
+    MAX_REQUESTS,
+    Answer,
+    Arrival,
+    Drop,
+    RecordingWorker,
+    Scenario,
+    http_problems,
+)
 
 TOLERANCE = 0.1
 """Real seconds an `at` may be off its expectation on an idle machine (`--tolerance`)."""
+SETTLE = 0.02
+"""Real seconds the runner waits, on an idle machine, for a request an event caused that the vector does not
+expect, before an event that expects one (or an advance) could take it for its own."""
 LAG_FACTOR = 2.0
 """The tolerance grows by this many times the largest lag measured in the scenario."""
 MAX_TOLERANCE = 1.0
@@ -65,11 +80,14 @@ class Settings:
 
 @dataclass(frozen=True)
 class Played:
-    """When one event was played: its real start (time.monotonic), the reading before it and its own reading."""
+    """When one event was played: its real start (time.monotonic), the reading before it and its own reading, and
+    whether it is an `advance` (the only event during which a request may come that no event of its own caused:
+    a retry, UPL-RETRY-BACKOFF)."""
 
     start: float
     before: float
     reading: float
+    advance: bool = False
 
 
 @dataclass
@@ -158,6 +176,9 @@ class Player:
     def tolerance(self, lag: float) -> float:
         return min(self.settings.tolerance + LAG_FACTOR * lag, self.settings.max_tolerance)
 
+    def settle(self, lag: float) -> float:
+        return min(SETTLE + LAG_FACTOR * lag, self.settings.max_tolerance)
+
     def verdict(self, case: SuiteCase) -> Verdict:
         """Play the case (once more when it failed only on timing) and judge it. `Broken` only when no SDK can
         be started or handshaken (the run cannot go on)."""
@@ -194,7 +215,8 @@ class Player:
         if isinstance(outcome, Verdict):
             return outcome, False
         verdict = judge(data, outcome, self.tolerance(outcome.lag))
-        timing_only = verdict.status == "fail" and judge(data, outcome, self.settings.max_tolerance).status == "pass"
+        widest = judge(data, outcome, self.settings.max_tolerance, late=True)
+        timing_only = verdict.status == "fail" and widest.status == "pass"
         return verdict, timing_only
 
     def _play(self, data: dict[str, Any], scenario: Scenario) -> Playback | Verdict:
@@ -207,7 +229,7 @@ class Player:
             return _setup_verdict(answer, expected_error, self.sdk)
         playback = Playback()
         clock, expected_total, answered = 0.0, 0, 0
-        for event in events:
+        for index, event in enumerate(events):
             start, before = time.monotonic(), clock
             if start > deadline:
                 self.sdk.kill()
@@ -228,13 +250,15 @@ class Player:
                 wake = start + (clock - before)
                 time.sleep(max(0.0, wake - time.monotonic()))
                 playback.lag = max(playback.lag, time.monotonic() - wake)
-            playback.played.append(Played(start, before, clock))
+            playback.played.append(Played(start, before, clock, name == "advance"))
             latest = start + (_latest(expect, clock) - before) + self.tolerance(playback.lag)
             if expected_total > scenario.count():
                 scenario.wait_for(expected_total, min(latest, deadline))
             if name in WORKER_EVENTS:  # the SDK takes the answer in before the robot's next event
                 scenario.wait_taken(answered, min(time.monotonic() + self.tolerance(playback.lag), deadline))
-        scenario.wait_for(expected_total + 1, time.monotonic() + self.tolerance(playback.lag))
+            following = events[index + 1] if index + 1 < len(events) else {"advance": 0}
+            if following.get("expect") or "advance" in following:  # where a stray could pass for an expected one
+                scenario.wait_for(expected_total + 1, min(time.monotonic() + self.settle(playback.lag), deadline))
         self.sdk.tell({"type": "end"}, deadline - time.monotonic())
         playback.arrivals, playback.flooded = scenario.arrivals(), scenario.flooded
         return playback
@@ -262,13 +286,20 @@ def _setup_verdict(answer: dict[str, Any], expected_error: str | None, sdk: Sdk)
 
 
 def attribute(
-    played: Sequence[Played], expects: Sequence[list[dict[str, Any]]], arrivals: Sequence[Arrival], tolerance: float
+    played: Sequence[Played],
+    expects: Sequence[list[dict[str, Any]]],
+    arrivals: Sequence[Arrival],
+    tolerance: float,
+    *,
+    late: bool = False,
 ) -> list[list[Arrival]]:
     """The arrivals of each event: the event during which each arrived; or, when that event has no room for a
-    request of its sort, a later event that still expects one and begins within `tolerance` after the arrival (a
-    retry come early), else an earlier one that still expects one and whose latest expected reading the arrival
-    missed by at most `tolerance` (a request come late). Within an event, a post and an act keep the vector's
-    order of sorts (separate connections do not order them)."""
+    request of its sort, a later `advance` that still expects one and begins within `tolerance` after the arrival
+    (a retry come early: its window is timed from a failure, and the events in between took real time). A request
+    that a robot or worker event causes cannot come before that event, so no other is moved earlier. With `late`,
+    an arrival may also go back to an earlier event that still expects one and whose latest expected reading it
+    missed by at most `tolerance` (a request come late; only to tell a failure on timing alone). Within an event, a
+    post and an act keep the vector's order of sorts (separate connections do not order them)."""
     starts = [event.start for event in played]
     room = [Counter(_sort(request) for request in expect) for expect in expects]
     latest = [
@@ -279,8 +310,9 @@ def attribute(
     for arrival in sorted(arrivals, key=lambda a: a.seconds):
         index = max(0, bisect.bisect_right(starts, arrival.seconds) - 1)
         if room[index][arrival.sort] <= 0:
-            later = [j for j in range(index + 1, len(played)) if starts[j] - arrival.seconds <= tolerance]
-            earlier = [j for j in range(index - 1, -1, -1) if arrival.seconds - latest[j] <= tolerance]
+            early = (j for j in range(index + 1, len(played)) if starts[j] - arrival.seconds <= tolerance)
+            later = [j for j in early if played[j].advance]
+            earlier = [j for j in range(index - 1, -1, -1) if late and arrival.seconds - latest[j] <= tolerance]
             index = next((j for j in [*later, *earlier] if room[j][arrival.sort] > 0), index)
         room[index][arrival.sort] -= 1
         per_event[index].append(arrival)
@@ -336,23 +368,24 @@ def recorded(
             at = round(event.before + (arrival.seconds - event.start), 6)
             if position < len(expect) and _sort(expect[position]) == arrival.sort:
                 at = snapped(at, expect[position].get("at"), event.reading, tolerance)
-            found = list(arrival.problems)
+            found = arrival.problems or http_problems(arrival.method, arrival.path, arrival.headers)
             if arrival.sort == "other":
                 mine.append({"at": at, "request": f"{arrival.method} {arrival.path}"})
             else:
                 value, problem = body_value(arrival)
                 mine.append({"at": at, REQUEST_SORTS[arrival.sort]: value})
-                found += [problem] if problem else []
+                found = [*found, problem] if problem else found
             where = f"$.requests[{index}][{position}]"
             problems += [Difference(where, "a request as spec/uploader.md UPL-HTTP says", text) for text in found]
         requests.append(mine)
     return requests, problems
 
 
-def judge(data: dict[str, Any], playback: Playback, tolerance: float) -> Verdict:
-    """The verdict of a played scenario: the runner's comparison of the requests, plus their HTTP problems."""
+def judge(data: dict[str, Any], playback: Playback, tolerance: float, *, late: bool = False) -> Verdict:
+    """The verdict of a played scenario: the runner's comparison of the requests, plus their HTTP problems
+    (`late`: as `attribute` says)."""
     expects = [event.get("expect", []) for event in data["events"]]
-    per_event = attribute(playback.played, expects, playback.arrivals, tolerance)
+    per_event = attribute(playback.played, expects, playback.arrivals, tolerance, late=late)
     requests, problems = recorded(playback.played, expects, per_event, tolerance)
     if playback.flooded:
         problems.append(

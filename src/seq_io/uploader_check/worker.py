@@ -68,8 +68,8 @@ class Drop:
 
 @dataclass
 class Arrival:
-    """One request as it came: when its request line arrived (time.monotonic), what it was, and what was wrong
-    with it as HTTP (`problems`: empty for a well-formed POST /observe or /act with a JSON content type)."""
+    """One request as it came: when its request line arrived (time.monotonic), what it was, and why it could not be
+    read to its end (`problems`; `http_problems` says what else is wrong with it)."""
 
     seconds: float
     method: str
@@ -270,7 +270,7 @@ class Scenario:
         except (_Unreadable, ValueError) as error:
             self._record(Arrival(seconds, method, path, headers, b"", [str(error)]))
             return
-        arrival = Arrival(seconds, method, path, headers, body, http_problems(method, path, headers))
+        arrival = Arrival(seconds, method, path, headers, body)
         if arrival.sort == "other":
             self._record(arrival)
             writer.write(_response(Answer(404 if method == "POST" else 405), self._format))
