@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe fuzz mutation mutation-schemas clean
+	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe uploader-http fuzz \
+	mutation mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -129,6 +130,13 @@ bench-worker: $(STAMP)
 probe: $(STAMP)
 	$(BIN)/iospec probe --start "$(BIN)/iospec worker --testing --quiet" \
 		--junit $(REPORTS)/probe/junit.xml --tap $(REPORTS)/probe/results.tap --json $(REPORTS)/probe/report.json
+
+## The reference uploader as an SDK (seq_io.reference.uploader_driver), played every uploader vector over real HTTP by
+## iospec uploader-check against a recording worker (conformance/uploader-http.md).
+uploader-http: $(STAMP)
+	$(BIN)/iospec uploader-check --sdk "$(BIN)/python -m seq_io.reference.uploader_driver" \
+		--junit $(REPORTS)/uploader-http/junit.xml --tap $(REPORTS)/uploader-http/results.tap \
+		--json $(REPORTS)/uploader-http/report.json
 
 ## The schedule differential test against sequence-base 0.4.28, and the stream keeper against its brute-force
 ## model, with 10,000 examples each.
