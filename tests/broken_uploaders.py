@@ -1,6 +1,7 @@
 """A fault's name → the reference uploader wrapped so that it breaks exactly one rule of spec/uploader.md → run as an
-SDK through the reference driver (`python tests/broken_uploaders.py FAULT`), or played on the virtual clock
-(`play`), so that tests can check which vector cases each fault fails, over HTTP and in the deterministic mode.
+SDK through the reference driver (`python tests/broken_uploaders.py FAULT`), or played on the virtual clock (`play`
+in process, or `--testee` for `iospec run`), so that tests can check which vector cases each fault fails, over HTTP
+and in the deterministic mode.
 
 WHY it is shaped this way: each fault wraps `seq_io.reference.uploader.Uploader` through its two public methods
 (`event`, `next_due`), changing what it is told or what it sends, and never its internals; so the faults stay one
@@ -296,11 +297,22 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("fault", choices=[*FAULTS, *HOSTILE])
     parser.add_argument("--on", default="", help="hostile faults: the episode id of the scenarios to misbehave in")
     parser.add_argument("--pid-file", help="hostile faults: append this process's pid (and a grandchild's) here")
+    parser.add_argument("--testee", action="store_true", help="faults: be a testee for iospec run (protocol v1)")
     return parser.parse_args()
+
+
+def _testee(make: Callable[[Any, Any, str, int | None], Uploading]) -> int:
+    """The reference testee with the fault in place of the reference uploader, for `iospec run`."""
+    from seq_io.reference import testee
+
+    setattr(testee, "Uploader", make)  # noqa: B010  # this process only: the testee's uploader kind plays the fault
+    return testee.main([])
 
 
 if __name__ == "__main__":
     options = _arguments()
+    if options.fault in FAULTS and options.testee:
+        sys.exit(_testee(FAULTS[options.fault]))
     if options.fault in FAULTS:
         sys.exit(main(Driver(FAULTS[options.fault]), f"broken-uploader-{options.fault}"))
     sys.exit(main(Hostile(options.fault, options.on, options.pid_file), f"hostile-sdk-{options.fault}"))

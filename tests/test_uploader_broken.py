@@ -1,7 +1,8 @@
 """The eight deliberately wrong uploaders of tests/broken_uploaders.py against the uploader vectors: each fails
-exactly the cases written down here, in the deterministic mode over the whole suite and over real HTTP
-(`iospec uploader-check`) on a sample of them; and every case a fault fails is one whose scenario puts that fault
-to work, checked by a predicate on the scenario (so a set written down here is not taken on trust).
+exactly the cases written down here, in the deterministic mode over the whole suite (in process, and as a testee of
+`iospec run`) and over real HTTP (`iospec uploader-check`) on a sample of them; and every case a fault fails is one
+whose scenario puts that fault to work, checked by a predicate on the scenario (so a set written down here is not
+taken on trust).
 
 WHY the sets are written out: they were derived by running each fault, then checked case by case against the fault
 (the predicates below, and by reading the scenarios a predicate would not have shown). A change to the vectors, the
@@ -229,6 +230,19 @@ def test_every_case_a_fault_fails_puts_the_fault_to_work(fault: str) -> None:
     by_id = {case.id: uploader_case_data(case) for case in suite()}
     idle = sorted(i for i in EXPECTED[fault]() if "expect" in by_id[i] or not EXERCISES[fault](by_id[i]))
     assert not idle, f"{fault} fails cases whose scenario does not put it to work: {idle}"
+
+
+@pytest.mark.realclock
+@pytest.mark.parametrize("fault", FAULTS)
+def test_a_fault_as_a_testee_fails_the_same_cases_in_iospec_run(fault: str) -> None:
+    """The deterministic mode through the testee protocol, as an SDK's own testee would be run."""
+    from seq_io.reference.spec_data import load_spec
+    from seq_io.runner.run import StdioTestee, run_cases
+
+    testee = StdioTestee([sys.executable, str(BROKEN), fault, "--testee"], load_spec().contract_version)
+    report = run_cases(list(suite()), testee)
+    assert {record.case.id for record in report.records if not record.ok} == EXPECTED[fault]()
+    assert not report.problems, report.problems
 
 
 def sample(fault: str, failing: int = 6, passing: int = 4) -> list[SuiteCase]:
