@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from seq_io.runner import processes
-from seq_io.runner.protocol import Broken, Hello, Printed, Session, encode
+from seq_io.runner.protocol import Broken, Hello, Session, encode
 
 DRIVER = 1
 """The driver protocol's version (conformance/uploader-http.md, "Versioning")."""
@@ -88,16 +88,12 @@ class Sdk:
         """Marks every process of this run's SDKs (processes.MARK), so that none outlives the run."""
         self._session: _DriverSession | None = None
         self._hello: Hello | None = None
-        self.starts = 0
-        self.problems: list[str] = []
-        """What went wrong with sessions that ended (a process left behind, an exit status other than 0)."""
 
     def hello(self) -> Hello:
         """The handshake of the running session; a new session when there is none or the last one ended."""
         if self._session is not None and self._session.ended() is not None:
             self.kill()
         if self._session is None or self._hello is None:
-            self.starts += 1
             session = _DriverSession(self.argv, Path.cwd(), self.token)
             session.send(runner_hello(self.contract_version))
             try:
@@ -135,9 +131,6 @@ class Sdk:
             f"the SDK answered a {message['type']} line with {json.dumps(answer)[:200]} instead of {expected}",
             session.printed(encode(answer)),
         )
-
-    def printed(self) -> Printed:
-        return self._session.printed() if self._session is not None else Printed()
 
     def kill(self) -> None:
         """End the SDK, its process group and every process it started, now; the next `hello` starts another."""
