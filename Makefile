@@ -43,9 +43,11 @@ conformance: $(STAMP)
 
 ## The same suite against the clean-room JavaScript implementation (implementations/js): its in-process self-check over
 ## every vector folder, the keeper's unit self-check (STR-SIZE texts, StreamError bodies) and its differential check
-## against a naive transcription of the pseudo-code of spec/stream.md, then the runner.
+## against a naive transcription of the pseudo-code of spec/stream.md, the uploader's self-check (spec/uploader.md),
+## then the runner.
 conformance-js: $(STAMP) $(JS_STAMP)
-	cd $(JS) && node test/run-vectors.js && node test/keeper-selfcheck.js && node test/keeper-model.js
+	cd $(JS) && node test/run-vectors.js && node test/keeper-selfcheck.js && node test/keeper-model.js \
+		&& node test/uploader-selfcheck.js
 	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic \
 		--junit $(REPORTS)/js/junit.xml --tap $(REPORTS)/js/results.tap --json $(REPORTS)/js/report.json
 
@@ -76,6 +78,7 @@ lint: $(STAMP)
 	$(BIN)/iospec lint
 	$(BIN)/iospec export --check
 	$(BIN)/python scripts/gen_stream_vectors.py --check
+	$(BIN)/python scripts/gen_uploader_vectors.py --check
 	$(BIN)/iospec rules > /dev/null || $(BIN)/iospec rules
 
 ## Every normative rule of spec/schedule.md and the number of vector cases that exercise it.

@@ -241,6 +241,23 @@ def test_an_editorial_mark_in_the_changelog_is_honoured_and_shown(tmp_path: Path
     assert "marked editorial (CHANGELOG.md, entry 0.1.0)" in report.markdown(r)
 
 
+def test_a_mark_may_name_a_heading_that_holds_a_colon(tmp_path: Path) -> None:
+    # spec/stream.md's "10. On the wire: statuses, …": the item's first ": " is inside the heading, so the mark must
+    # try the later one too (before, the target was the heading's first half, which names no section).
+    doc = DOC.replace("## Dates", "## Dates: leap seconds")
+    base_changelog = '\nEditorial:\n\n- validation.md § Dates: leap seconds: "any" reads "every".\n'
+    base = load_folder(write_spec(tmp_path / "b", "0.1.0", {"A": obj({})}, changelog=("0.1.0",)))
+    head_root = write_spec(tmp_path / "h", "0.1.0", {"A": obj({})}, changelog=("0.1.0",))
+    (base.spec.root / "validation.md").write_text(doc)
+    (head_root / "validation.md").write_text(doc.replace("at any minute", "at every minute"))
+    (head_root / "CHANGELOG.md").write_text("# Changelog\n\n## 0.1.0\n\nWhat changed.\n" + base_changelog)
+    r = review(load_folder(base.spec.root), load_folder(head_root))
+    (change,) = r.diff.changes
+    assert change.location == ("§ Dates: leap seconds",) and change.level == "editorial" and r.verdict.passed
+    assert change.note == 'marked editorial (CHANGELOG.md, entry 0.1.0): "any" reads "every".'
+    assert not any("names no change" in note for note in r.notes)
+
+
 def test_a_mark_the_data_contradicts_is_not_honoured_and_a_stale_mark_is_reported(tmp_path: Path) -> None:
     base = load_folder(write_spec(tmp_path / "b", "0.1.0", {"A": obj({"x": {**STR, "pattern": "^a+$"}})}))
     head = write_spec(tmp_path / "h", "0.1.0", {"A": obj({"x": {**STR, "pattern": "^a$"}})}, changelog=("0.1.0",))

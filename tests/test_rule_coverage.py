@@ -1,5 +1,5 @@
-"""`iospec rules`: every normative rule of spec/schedule.md and spec/stream.md has a vector, and the check notices
-when one does not."""
+"""`iospec rules`: every normative rule of spec/schedule.md, spec/stream.md and spec/uploader.md has a vector, and
+the check notices when one does not."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ def test_an_untested_or_doubled_rule_is_caught(tmp_path: Path, suite: list[vecto
     prose = "**[SCH-NEEDED]** once\n**[SCH-NEW-RULE]** untested\n**[SCH-NEEDED]** again\n"
     (tmp_path / "schedule.md").write_text(prose)
     (tmp_path / "stream.md").write_text("**[STR-THROUGH]** tested\n**[STR-NEW-RULE]** untested\n")
+    (tmp_path / "uploader.md").write_text("")
     report = rule_coverage.coverage(suite, tmp_path)
     assert report.unexercised == ["SCH-NEW-RULE", "STR-NEW-RULE"]
     assert report.defined_twice == ["SCH-NEEDED"]

@@ -308,9 +308,10 @@ def test_a_failed_post_is_retried_at_the_start_of_each_window() -> None:
     assert robot(OK_POST) == [post(1.3, {1: {"n": 1}})]
 
 
-def test_after_six_attempts_the_post_is_given_up_and_pending_leaves_at_once() -> None:
-    # UPL-GIVE-UP: attempts 1..6 each answered 503; b_k = 0.1, 0.2, 0.4, 0.8, 1.6 after each answer; after the
-    # sixth, 0 is lost (never sent again, never declared skipped) and 1, pending meanwhile, leaves at once.
+def test_after_six_attempts_the_post_is_given_up_and_its_numbers_leave_as_urgent_skips() -> None:
+    # UPL-GIVE-UP, UPL-LOST: attempts 1..6 each answered 503; b_k = 0.1, 0.2, 0.4, 0.8, 1.6 after each answer;
+    # after the sixth, 0 is lost: never sent again as a frame, declared skipped instead, in one post at once with
+    # frame 1, pending meanwhile.
     robot = Robot(EVERY)
     robot.play({"plan": 3}, observe(0))
     attempts = 1
@@ -321,43 +322,63 @@ def test_after_six_attempts_the_post_is_given_up_and_pending_leaves_at_once() ->
         attempts += 1
     robot.play(observe(1))
     assert attempts == load_uploader_constants().attempts
-    assert robot(answer("post", 503)) == [post(robot.clock, {1: {"n": 1}})]
+    assert robot(answer("post", 503)) == [post(robot.clock, {1: {"n": 1}}, (0,))]
     assert robot.uploader.next_due() is None
     assert robot.play(OK_POST, {"advance": 5.0}, observe(2)) == [[], [], [post(robot.clock, {2: {"n": 2}})]]
 
 
-def test_a_post_answered_400_is_lost_not_retried() -> None:
-    # UPL-REFUSED: no retry at any time; what is pending leaves at once.
+LOSSES = ("400", "413", "give-up")
+"""The three ways a post is lost (UPL-LOST): refused 400 (UPL-REFUSED), refused 413 (UPL-OVER-LIMIT), or answered
+503 at every attempt (UPL-GIVE-UP)."""
+
+
+def lose(robot: Robot, how: str) -> list[dict[str, Any]]:
+    """Makes the post in flight lost in the way `how` names → the requests of the event that lost it. A give-up
+    answers each attempt 503 and advances past each retry's window, so the clock moves."""
+    if how != "give-up":
+        return robot(answer("post", int(how)))
+    for _ in range(load_uploader_constants().attempts - 1):
+        robot(answer("post", 503))
+        assert len(robot({"advance": 2.0})) == 1
+    return robot(answer("post", 503))
+
+
+def test_a_post_answered_400_is_not_retried() -> None:
+    # UPL-REFUSED, UPL-LOST: no retry at any time; frame 0 is declared skipped and leaves at once with pending 1.
     robot = Robot(EVERY)
     sent = robot.play({"plan": 3}, observe(0), observe(1), answer("post", 400), {"advance": 5.0}, OK_POST)
-    assert sent == [[], [post(0.0, {0: {"n": 0}})], [], [post(0.0, {1: {"n": 1}})], [], []]
+    assert sent == [[], [post(0.0, {0: {"n": 0}})], [], [post(0.0, {1: {"n": 1}}, (0,))], [], []]
 
 
-def test_a_413_turns_the_refused_numbers_into_urgent_skips() -> None:
-    # UPL-OVER-LIMIT: the refused post carried frame 2 and lazy skips 0, 1: all three join pending as urgent skips
-    # and leave at once, with no frame.
+@pytest.mark.parametrize("how", LOSSES)
+def test_a_lost_post_s_numbers_become_urgent_skips(how: str) -> None:
+    # UPL-LOST: the lost post carried frame 2 and lazy skips 0, 1: all three join pending as urgent skips and leave
+    # at once, with no frame.
     robot = Robot(WINDOW)
     robot.play({"plan": 3}, observe(0), observe(1))
     assert robot(observe(2, {"cam": 2})) == [post(0.0, {2: {"cam": 2}}, (0, 1))]
-    assert robot(answer("post", 413)) == [post(0.0, skipped=(0, 1, 2))]
+    assert lose(robot, how) == [post(robot.clock, skipped=(0, 1, 2))]
 
 
-def test_a_413_to_a_post_of_skips_only_is_given_up() -> None:
-    # UPL-OVER-LIMIT: the post of skips 0, 1, 2 (from the test above) is refused again: nothing is declared again,
-    # nothing retried. Frames pending meanwhile still go in the next post (EVERY: 0 in flight, 1 pending).
+@pytest.mark.parametrize("how", LOSSES)
+def test_a_lost_post_of_skips_only_is_dropped(how: str) -> None:
+    # UPL-LOST: the post of skips 0, 1, 2 (from the test above) is lost too: nothing is declared again, nothing
+    # retried. Frames pending meanwhile still go in the next post (EVERY: 0 in flight, 1 pending).
     robot = Robot(WINDOW)
     robot.play({"plan": 3}, observe(0), observe(1), observe(2, {"cam": 2}), answer("post", 413))
-    assert robot.play(answer("post", 413), {"advance": 5.0}, act(3)) == [[], [], [act_request(5.0, 3)]]
+    assert lose(robot, how) == []
+    assert robot.play({"advance": 5.0}, act(3)) == [[], [act_request(robot.clock, 3)]]
     robot = Robot(EVERY)
     robot.play({"plan": 3}, {"drop": 0}, observe(1))
-    assert robot(answer("post", 413)) == [post(0.0, {1: {"n": 1}})]
+    assert lose(robot, how) == [post(robot.clock, {1: {"n": 1}})]
 
 
-def test_a_413_with_pending_frames_sends_them_with_the_new_skips() -> None:
-    # UPL-OVER-LIMIT with pending: 0 refused, 1 pending → one post: frame 1, skipped 0.
+@pytest.mark.parametrize("how", LOSSES)
+def test_a_lost_post_s_skips_leave_with_the_pending_frames(how: str) -> None:
+    # UPL-LOST with pending: 0 lost, 1 pending → one post: frame 1, skipped 0.
     robot = Robot(EVERY)
     robot.play({"plan": 4}, observe(0), observe(1))
-    assert robot(answer("post", 413)) == [post(0.0, {1: {"n": 1}}, (0,))]
+    assert lose(robot, how) == [post(robot.clock, {1: {"n": 1}}, (0,))]
 
 
 @pytest.mark.parametrize("to", ["post", "act"])

@@ -10,6 +10,7 @@ export interface ProtocolTypes {
     ScheduleResult?:   ScheduleResult;
     StreamResult?:     StreamResult;
     TesteeHello?:      TesteeHello;
+    UploaderResult?:   UploaderResult;
     ValidationResult?: ValidationResult;
 }
 
@@ -47,7 +48,7 @@ export interface CaseRequest {
     [property: string]: unknown;
 }
 
-export type Kind = "validation" | "schedule" | "envelope" | "rows_of" | "stream";
+export type Kind = "validation" | "schedule" | "envelope" | "rows_of" | "stream" | "uploader";
 
 export type CaseRequestType = "case";
 
@@ -212,6 +213,56 @@ export interface Implementation {
     name:    string;
     version: string;
     [property: string]: unknown;
+}
+
+/**
+ * `result` of an answer to an uploader case: one list per event, in the events' order,
+ * holding the requests the uploader sent during that event, in the order sent
+ * (conformance/protocol.md, kind uploader). A request carries exactly `at` and one body,
+ * and the runner compares it as conformance/protocol.md "Comparison" says (frames and
+ * skipped numbers as sets, `at` within a retry's window); members of `result` other than
+ * `requests` are ignored. A declaration `of` refuses (spec/uploader.md UPL-SETUP) is not a
+ * result: it is an error answer with the schedule.* rule id.
+ */
+export interface UploaderResult {
+    requests: Array<Request[]>;
+    [property: string]: unknown;
+}
+
+/**
+ * The requests sent during one event (most often none or one).
+ *
+ * A POST /observe: the clock reading when it was sent and its ObserveRequest body.
+ *
+ * A POST /act: the clock reading when it was sent and its ActRequest body.
+ */
+export interface Request {
+    at:       number;
+    observe?: Observe;
+    act?:     Act;
+}
+
+export interface Act {
+    episode_id: string;
+    /**
+     * The robot's own observation, whole (any JSON value).
+     */
+    inputs: unknown;
+    seq:    number;
+}
+
+export interface Observe {
+    episode_id: string;
+    frames?:    Frame[];
+    skipped?:   number[];
+}
+
+export interface Frame {
+    /**
+     * The frame's inputs, cut to the keys wanted at its step (any JSON value).
+     */
+    inputs: unknown;
+    seq:    number;
 }
 
 /**

@@ -1,8 +1,8 @@
 """Normative prose + vector groups → which rule ids are defined, where, and how many cases exercise each.
 
-Every normative rule of spec/schedule.md and spec/stream.md carries a stable id written `**[SCH-PICKS-WINDOW]**`
-(like test262's `esid`), and every vector group lists the ids it exercises in `rules:` (a stream scenario may add
-its own in the case's `rules:`). `iospec rules` prints the table and fails
+Every normative rule of spec/schedule.md, spec/stream.md and spec/uploader.md carries a stable id written
+`**[SCH-PICKS-WINDOW]**` (like test262's `esid`), and every vector group lists the ids it exercises in `rules:` (a
+stream or uploader scenario may add its own in the case's `rules:`). `iospec rules` prints the table and fails
 when a rule is defined twice, when no vector exercises a rule, or when a group names a rule the prose does not
 define: a rule nobody tests is a rule nobody can rely on.
 """
@@ -19,7 +19,7 @@ from seq_io import vectors
 from seq_io.reference.spec_data import default_spec_root
 
 RULE_ID = re.compile(r"\[([A-Z]+(?:-[A-Z0-9]+)+)\]")
-PROSE_FILES = ("schedule.md", "stream.md")
+PROSE_FILES = ("schedule.md", "stream.md", "uploader.md")
 
 
 @dataclass

@@ -4,8 +4,9 @@ The YAML files under conformance/vectors/ are the suite. This module is the one 
 (the validation run, the tests, the JSON export): the strict YAML loader refuses typing traps, the vector-file
 schema checks the shape, and the lint checks what the schema cannot say: ids unique across the suite, each id in
 the published ledger (so an id is never reused or renumbered), each id carrying its file's prefix, each
-expected rule id known to the spec, and no text citing a document outside this package (a vector's `why` derives
-its expectation from spec/, so it cites spec/'s rule ids and sections, never working notes kept outside it).
+expected rule id known to the spec, no text citing a document outside this package (a vector's `why` derives
+its expectation from spec/, so it cites spec/'s rule ids and sections, never working notes kept outside it), and
+no uploader scenario asking what a robot would never do (spec/uploader.md UPL-EVENTS, seq_io.uploader_lint).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from seq_io import locate
+from seq_io import locate, uploader_lint
 from seq_io.reference.issues import format_path
 from seq_io.strict_yaml import Loaded, YamlError, load_file
 
@@ -159,6 +160,8 @@ def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known
                 "$.type",
                 f"{vector_file.doc['type']!r} is not a type of the spec",
             )
+        if vector_file.kind == "uploader":
+            yield from _event_order(vector_file)
         prefix = vector_file.doc["id_prefix"]
         groups = [group["group"] for group in vector_file.doc["groups"]]
         for duplicate in sorted({g for g in groups if groups.count(g) > 1}):
@@ -182,6 +185,12 @@ def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known
             rule = case.data.get("error", {}).get("rule") if vector_file.kind == "validation" else None
             if rule is not None and rule not in known_rules:
                 yield Problem(case.file, case.line, "$.error.rule", f"{rule!r} is not a rule id the spec defines")
+
+
+def _event_order(vector_file: VectorFile) -> Iterator[Problem]:
+    """Each uploader scenario that breaks the robot's event order (spec/uploader.md UPL-EVENTS) or its windows."""
+    for path, message in uploader_lint.breaches(vector_file.doc):
+        yield Problem(relative(vector_file.path), vector_file.loaded.line_of(path), format_path(list(path)), message)
 
 
 def load_suite(root: Path = VECTORS_DIR) -> tuple[list[VectorFile], list[Problem]]:

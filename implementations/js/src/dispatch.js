@@ -6,11 +6,12 @@ import { scheduleCase, SpecError } from "./schedule.js";
 import { envelopeCase } from "./envelope.js";
 import { rowsOfCase } from "./rows_of.js";
 import { streamCase, CaseInputError } from "./stream_case.js";
+import { uploaderCase, UploaderScenarioError } from "./uploader.js";
 
 /** @typedef {import("./types.js").AnswerBody} AnswerBody */
 /** @typedef {import("./types.js").ValidationResult} ValidationResult */
 
-export const KINDS = ["validation", "schedule", "envelope", "rows_of", "stream"];
+export const KINDS = ["validation", "schedule", "envelope", "rows_of", "stream", "uploader"];
 
 /**
  * Answers one case: {type: "result"|"error"|"skipped", ...} without the id.
@@ -45,12 +46,15 @@ export function answer(kind, input) {
         return { type: "result", result: rowsOfCase(input) };
       case "stream":
         return { type: "result", result: streamCase(input) };
+      case "uploader":
+        return { type: "result", result: uploaderCase(input) };
       default:
         return { type: "skipped", reason: `kind ${kind} is not supported` };
     }
   } catch (e) {
     if (e instanceof SpecError) return { type: "error", rule: e.rule, message: e.message };
     if (e instanceof CaseInputError) return { type: "error", rule: e.rule, message: e.message };
+    if (e instanceof UploaderScenarioError) return { type: "error", rule: e.rule, message: e.message };
     const err = /** @type {any} */ (e);
     console.error(err && err.stack ? err.stack : err);
     return { type: "error", rule: "internal.exception", message: `internal error: ${err && err.message}` };

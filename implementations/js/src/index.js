@@ -1,6 +1,6 @@
 // The package's public API (package.json "exports" "."): validation, the schedule, envelope, rows_of, the stream
-// keeper and the canonical size of a frame, the wire reader and serializer, one conformance case → its answer, and
-// where the bundled spec and vectors are.
+// keeper, the robot's uploader (spec/uploader.md), the canonical size of a frame, the wire reader and serializer,
+// one conformance case → its answer, and where the bundled spec and vectors are.
 
 export { validateText, validateValue, isValid, knownType, TYPE_NAMES } from "./validation.js";
 export {
@@ -9,6 +9,7 @@ export {
 export { envelope } from "./envelope.js";
 export { rowsOf } from "./rows_of.js";
 export { Keeper, streamErrorBody, STREAM_ERRORS, MAX_EPISODES, FRAMES_CEILING } from "./keeper.js";
+export { Uploader, uploaderCase } from "./uploader.js";
 export { canonicalText, canonicalSize } from "./canonical.js";
 export { parseWire, toJsonLine, jsonEqual, WireError } from "./json.js";
 export { answer, KINDS } from "./dispatch.js";

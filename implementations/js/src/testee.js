@@ -4,8 +4,9 @@
 //   node implementations/js/src/testee.js          (in the checkout)
 //   seq-io-testee [--version]                   (the npm package's bin)
 //
-// Kinds: validation, schedule, envelope, rows_of, stream. Logging goes to stderr only. The spec is read when the
-// implementation is imported, so the data is checked first: missing data is one line on stderr and exit 2.
+// Kinds: validation, schedule, envelope, rows_of, stream, uploader (src/dispatch.js answers each case). Logging goes
+// to stderr only. The spec is read when the implementation is imported, so the data is checked first: missing data
+// is one line on stderr and exit 2.
 
 import readline from "node:readline";
 import { contractVersion, dataProblem, PACKAGE as PKG } from "./data.js";

@@ -21,7 +21,8 @@
 
 /**
  * What `answer` gives for one case, without the id (conformance/protocol.md, Answers).
- * @typedef {{type: "result", result: ValidationResult | ScheduleResult | EnvelopeResult | RowsOfResult | StreamResult}
+ * @typedef {{type: "result", result: ValidationResult | ScheduleResult | EnvelopeResult | RowsOfResult | StreamResult
+ *     | import("./uploader.js").UploaderResult}
  *   | {type: "error", rule: string, message: string}
  *   | {type: "skipped", reason: string}} AnswerBody
  */

@@ -19,24 +19,47 @@ from seq_io.bump_review.rules import Change, render_location
 from seq_io.bump_review.snapshot import Snapshot
 
 _START = re.compile(r"^\s*(?:\*\*)?Editorial(?:\*\*)?\s*[:.]?\s*(?:\*\*)?\s*$", re.IGNORECASE)
-_ITEM = re.compile(r"^\s*[-*]\s+(.+?):\s+(.+?)\s*$")
+_ITEM = re.compile(r"^\s*[-*]\s+(.+?:\s+.+?)\s*$")
+_SPLIT = re.compile(r":\s+")
+
+
+def _names(target: str, change: Change) -> bool:
+    target = target.strip()
+    if "§" in target:
+        document, _, section = target.partition("§")
+        name = document.strip().rsplit("/", 1)[-1]
+        return change.type_name == f"({name})" and change.location == (f"§ {section.strip()}",)
+    if target.startswith("`") and target.endswith("`"):
+        return f"`{target.strip('`')}`" in change.detail
+    type_name, _, location = target.partition(" ")
+    return change.type_name == type_name and render_location(change.location) == location.strip()
 
 
 @dataclass(frozen=True)
 class Mark:
-    target: str
-    reason: str
+    """One item of an `Editorial:` list, `<target>: <reason>`. A section heading may itself hold `: ` (`§ 10. On
+    the wire: statuses, …`), so every `: ` is tried as the split, first to last, and the first target that names
+    a change decides; `target` and `reason` are those of the first split, for messages."""
+
+    text: str
+
+    def _splits(self) -> list[tuple[str, str]]:
+        return [(self.text[: m.start()], self.text[m.end() :]) for m in _SPLIT.finditer(self.text)]
+
+    @property
+    def target(self) -> str:
+        return self._splits()[0][0]
+
+    @property
+    def reason(self) -> str:
+        return self._splits()[0][1]
+
+    def reason_for(self, change: Change) -> str | None:
+        """The mark's reason when one of its splits names the change, else None."""
+        return next((reason for target, reason in self._splits() if _names(target, change)), None)
 
     def names(self, change: Change) -> bool:
-        target = self.target.strip()
-        if "§" in target:
-            document, _, section = target.partition("§")
-            name = document.strip().rsplit("/", 1)[-1]
-            return change.type_name == f"({name})" and change.location == (f"§ {section.strip()}",)
-        if target.startswith("`") and target.endswith("`"):
-            return f"`{target.strip('`')}`" in change.detail
-        type_name, _, location = target.partition(" ")
-        return change.type_name == type_name and render_location(change.location) == location.strip()
+        return self.reason_for(change) is not None
 
 
 def marks(head: Snapshot) -> list[Mark]:
@@ -49,7 +72,7 @@ def marks(head: Snapshot) -> list[Mark]:
             continue
         item = _ITEM.match(line) if inside else None
         if item is not None:
-            found.append(Mark(item.group(1), item.group(2)))
+            found.append(Mark(item.group(1)))
         elif inside and line.strip() and not line.startswith(" "):
             inside = False
     return found
@@ -75,7 +98,7 @@ def apply(changes: list[Change], head: Snapshot) -> tuple[list[Change], list[str
                 dataclasses.replace(
                     change,
                     note=f"{change.note}; marked editorial ({where}: "
-                    f"{mark.reason}), but a witness shows it breaks: not "
+                    f"{mark.reason_for(change)}), but a witness shows it breaks: not "
                     "honoured".lstrip("; "),
                 )
             )
@@ -87,7 +110,7 @@ def apply(changes: list[Change], head: Snapshot) -> tuple[list[Change], list[str
                 old_readers=False,
                 new_readers=False,
                 editorial=True,
-                note=f"marked editorial ({where}): {mark.reason}",
+                note=f"marked editorial ({where}): {mark.reason_for(change)}",
             )
         )
     problems += [

@@ -38,10 +38,9 @@ FORMATS_HEADER = "Seq-Accept-Formats"
 
 ENDED_STATUS = 410
 """`stream.episode-ended`: the worker ended the episode (UPL-ENDED)."""
-REFUSED_STATUS = 400
-"""`stream.invalid-body`, `stream.invalid-skipped`: the post is lost, never retried (UPL-REFUSED)."""
-OVER_LIMIT_STATUS = 413
-"""`stream.frames-over-limit`: the post's numbers are declared skipped instead (UPL-OVER-LIMIT)."""
+LOST_STATUSES = (400, 413)
+"""`stream.invalid-body`, `stream.invalid-skipped` (UPL-REFUSED) and `stream.frames-over-limit` (UPL-OVER-LIMIT):
+the post would be refused again, so it is lost (UPL-LOST)."""
 HANDED_STATUS = 200
 """The act was handed over: the last act moves to it (spec/uploader.md § 5)."""
 
@@ -243,17 +242,18 @@ class Uploader:
 
     def _retry_or_give_up(self, post: _Post, now: float) -> list[dict[str, Any]]:
         """UPL-RETRY, UPL-GIVE-UP: attempt k ended without success at `now`; back off b_k, or after the last
-        attempt drop the post's items and send what is pending."""
+        attempt the post is lost (UPL-LOST)."""
         constants = self._constants
         if post.attempt >= constants.attempts:
-            return self._send_if_due(now)
+            return self._lose(post, now)
         backoff = constants.first_backoff_s * constants.backoff_factor ** (post.attempt - 1)
         self._post = _Post(post.body, post.attempt + 1, due=now + backoff)
         return []
 
-    def _declare_refused(self, post: _Post, now: float) -> list[dict[str, Any]]:
-        """UPL-OVER-LIMIT: a refused post that carried a frame → its numbers join pending as urgent skips, sent at
-        once; one that carried only skips is given up."""
+    def _lose(self, post: _Post, now: float) -> list[dict[str, Any]]:
+        """UPL-LOST: a post given up or refused 400 or 413 that carried a frame → its numbers, frames and skips
+        alike, join pending as urgent skips, and pending is sent at once; one that carried only skips is dropped,
+        so a loss never repeats itself."""
         if post.body.get("frames"):
             for frame in post.body["frames"]:
                 self._skips[frame["seq"]] = True
@@ -316,10 +316,8 @@ class Uploader:
             return []
         if status_class == 2:
             return self._send_if_due(now)  # done
-        if status == REFUSED_STATUS:
-            return self._send_if_due(now)  # UPL-REFUSED: lost
-        if status == OVER_LIMIT_STATUS:
-            return self._declare_refused(post, now)
+        if status in LOST_STATUSES:
+            return self._lose(post, now)  # UPL-REFUSED, UPL-OVER-LIMIT
         if status_class == 4:
             self._stream_off()  # UPL-FORMATS: a worker that does not keep the stream
             return []
