@@ -118,11 +118,19 @@ def test_an_at_within_the_tolerance_is_taken_as_its_expectation() -> None:
 
 
 def test_a_retry_come_early_belongs_to_the_advance_that_expects_it() -> None:
-    played = [Played(0.0, 0.0, 0.0), Played(1.0, 0.0, 0.0), Played(1.05, 0.0, 0.3, advance=True)]
-    expects: list[list[dict[str, Any]]] = [[], [], [{"post": {}, "at": {"from": 0.1, "to": 0.2}}]]
-    early = arrival(1.02)
-    assert engine.attribute(played, expects, [early], 0.1) == [[], [], [early]]
-    assert engine.attribute(played, expects, [early], 0.01) == [[], [early], []]
+    """A post fails at event 1 (real 1.0, reading 0.0); zero-time events take real time until the advance at 1.3, so
+    the retry due 0.1 s after the failure comes before the advance began: it is the advance's, timed from the
+    failure."""
+    failed_at = (1.0, 0.0)
+    played = [Played(0.0, 0.0, 0.0), Played(1.0, 0.0, 0.0), Played(1.2, 0.0, 0.0)]
+    played.append(Played(1.3, 0.0, 0.3, advance=True, timed_from=failed_at))
+    expects: list[list[dict[str, Any]]] = [[], [], [], [{"post": {}, "at": {"from": 0.1, "to": 0.2}}]]
+    early = arrival(1.12)
+    assert engine.attribute(played, expects, [early], 0.01) == [[], [], [], [early]]
+    assert played[3].at(early.seconds) == pytest.approx(0.12)
+    too_early = arrival(1.05)
+    assert engine.attribute(played, expects, [too_early], 0.01) == [[], [too_early], [], []]
+    assert engine.attribute(played, expects, [too_early], 0.06) == [[], [], [], [too_early]]
 
 
 def test_a_request_sent_before_the_event_that_causes_it_stays_where_it_arrived() -> None:

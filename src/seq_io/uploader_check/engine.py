@@ -80,14 +80,23 @@ class Settings:
 
 @dataclass(frozen=True)
 class Played:
-    """When one event was played: its real start (time.monotonic), the reading before it and its own reading, and
-    whether it is an `advance` (the only event during which a request may come that no event of its own caused:
-    a retry, UPL-RETRY-BACKOFF)."""
+    """When one event was played: its real start (time.monotonic), the reading before it and its own reading; for
+    an `advance` (the only event during which a request may come that no event of its own caused: a retry,
+    UPL-RETRY-BACKOFF), the real start and the reading of the event a retry in it is timed from (`timed_from`: the
+    last answer or failure of a post before it)."""
 
     start: float
     before: float
     reading: float
     advance: bool = False
+    timed_from: tuple[float, float] | None = None
+
+    def at(self, seconds: float) -> float:
+        """The reading of a request that arrived at `seconds` in this event: the event's reading before it plus the
+        real seconds since it began; in an advance, counted from the event its retry is timed from, since the zero-
+        time events played after that event took real time the uploader's backoff timer counted too."""
+        start, reading = self.timed_from if self.advance and self.timed_from else (self.start, self.before)
+        return reading + (seconds - start)
 
 
 @dataclass
@@ -229,6 +238,7 @@ class Player:
             return _setup_verdict(answer, expected_error, self.sdk)
         playback = Playback()
         clock, expected_total, answered = 0.0, 0, 0
+        timed_from: tuple[float, float] | None = None
         for index, event in enumerate(events):
             start, before = time.monotonic(), clock
             if start > deadline:
@@ -246,11 +256,12 @@ class Player:
                 sort, outcome = worker_outcome(event)
                 if scenario.release(sort, outcome) and isinstance(outcome, Answer):
                     answered += 1
+                timed_from = (start, clock) if sort == "post" else timed_from
             else:
                 wake = start + (clock - before)
                 time.sleep(max(0.0, wake - time.monotonic()))
                 playback.lag = max(playback.lag, time.monotonic() - wake)
-            playback.played.append(Played(start, before, clock, name == "advance"))
+            playback.played.append(Played(start, before, clock, name == "advance", timed_from))
             latest = start + (_latest(expect, clock) - before) + self.tolerance(playback.lag)
             if expected_total > scenario.count():
                 scenario.wait_for(expected_total, min(latest, deadline))
@@ -294,12 +305,12 @@ def attribute(
     late: bool = False,
 ) -> list[list[Arrival]]:
     """The arrivals of each event: the event during which each arrived; or, when that event has no room for a
-    request of its sort, a later `advance` that still expects one and begins within `tolerance` after the arrival
-    (a retry come early: its window is timed from a failure, and the events in between took real time). A request
-    that a robot or worker event causes cannot come before that event, so no other is moved earlier. With `late`,
-    an arrival may also go back to an earlier event that still expects one and whose latest expected reading it
-    missed by at most `tolerance` (a request come late; only to tell a failure on timing alone). Within an event, a
-    post and an act keep the vector's order of sorts (separate connections do not order them)."""
+    request of its sort, the next `advance` that still expects one, when its reading (`Played.at`) fits that
+    expectation within `tolerance` (a retry come early: the zero-time events before the advance took real time). A
+    request that a robot or worker event causes cannot come before that event, so no other is moved earlier. With
+    `late`, an arrival may also go back to an earlier event that still expects one and whose latest expected
+    reading it missed by at most `tolerance` (a request come late; only to tell a failure on timing alone). Within
+    an event, a post and an act keep the vector's order of sorts (separate connections do not order them)."""
     starts = [event.start for event in played]
     room = [Counter(_sort(request) for request in expect) for expect in expects]
     latest = [
@@ -309,14 +320,25 @@ def attribute(
     per_event: list[list[Arrival]] = [[] for _ in played]
     for arrival in sorted(arrivals, key=lambda a: a.seconds):
         index = max(0, bisect.bisect_right(starts, arrival.seconds) - 1)
-        if room[index][arrival.sort] <= 0:
-            early = (j for j in range(index + 1, len(played)) if starts[j] - arrival.seconds <= tolerance)
-            later = [j for j in early if played[j].advance]
-            earlier = [j for j in range(index - 1, -1, -1) if late and arrival.seconds - latest[j] <= tolerance]
-            index = next((j for j in [*later, *earlier] if room[j][arrival.sort] > 0), index)
-        room[index][arrival.sort] -= 1
+        sort = arrival.sort
+        if room[index][sort] <= 0:
+            advance = next((j for j in range(index + 1, len(played)) if played[j].advance and room[j][sort] > 0), None)
+            if advance is not None and _fits(played[advance], expects[advance], arrival, tolerance):
+                index = advance
+            elif late:
+                earlier = (j for j in range(index - 1, -1, -1) if arrival.seconds - latest[j] <= tolerance)
+                index = next((j for j in earlier if room[j][sort] > 0), index)
+        room[index][sort] -= 1
         per_event[index].append(arrival)
     return [_in_expected_order(got, expect) for got, expect in zip(per_event, expects, strict=True)]
+
+
+def _fits(event: Played, expect: list[dict[str, Any]], arrival: Arrival, tolerance: float) -> bool:
+    """Whether an arrival's reading in `event` is within `tolerance` of an expected request of its sort there."""
+    at = event.at(arrival.seconds)
+    return any(
+        _sort(request) == arrival.sort and within(at, request.get("at"), event.reading, tolerance) for request in expect
+    )
 
 
 def _sort(request: dict[str, Any]) -> str:
@@ -331,14 +353,21 @@ def _in_expected_order(got: list[Arrival], expect: list[dict[str, Any]]) -> list
     return [queues[sort].pop(0) for sort in wanted]
 
 
-def snapped(at: float, expected: Any, reading: float, tolerance: float) -> float:
-    """`at` taken as its expectation when within `tolerance` of it: the event's reading (no `at` in the vector),
-    a reading, or a window `{from, to}` widened by the tolerance at both ends."""
+def within(at: float, expected: Any, reading: float, tolerance: float) -> bool:
+    """Whether `at` is within `tolerance` of its expectation: the event's reading (no `at` in the vector), a
+    reading, or a window `{from, to}` widened by the tolerance at both ends."""
     if isinstance(expected, dict):
-        low, high = float(expected["from"]), float(expected["to"])
-        return min(max(at, low), high) if low - tolerance <= at <= high + tolerance else at
-    target = reading if expected is None else float(expected)
-    return target if abs(at - target) <= tolerance else at
+        return float(expected["from"]) - tolerance <= at <= float(expected["to"]) + tolerance
+    return abs(at - (reading if expected is None else float(expected))) <= tolerance
+
+
+def snapped(at: float, expected: Any, reading: float, tolerance: float) -> float:
+    """`at` taken as its expectation when `within` the tolerance of it (a window: its nearest point)."""
+    if not within(at, expected, reading, tolerance):
+        return at
+    if isinstance(expected, dict):
+        return min(max(at, float(expected["from"])), float(expected["to"]))
+    return reading if expected is None else float(expected)
 
 
 def body_value(arrival: Arrival) -> tuple[Any, str | None]:
@@ -365,7 +394,7 @@ def recorded(
     for index, (event, expect, got) in enumerate(zip(played, expects, per_event, strict=True)):
         mine: list[dict[str, Any]] = []
         for position, arrival in enumerate(got):
-            at = round(event.before + (arrival.seconds - event.start), 6)
+            at = round(event.at(arrival.seconds), 6)
             if position < len(expect) and _sort(expect[position]) == arrival.sort:
                 at = snapped(at, expect[position].get("at"), event.reading, tolerance)
             found = arrival.problems or http_problems(arrival.method, arrival.path, arrival.headers)
