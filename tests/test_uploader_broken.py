@@ -49,62 +49,68 @@ EXPECTED: dict[str, Callable[[], frozenset[str]]] = {
         | _ids("answers", 6, 19)
         | _ids("batching", 8, 11)
         | _ids("behind", 12)
+        | _ids("long", 2, 4, 5)
         | _ids("skips", 1, 4, 6, 8)
         | _ids("wanted", *range(6, 14), 17, 19, 22)
     ),
     "everything": lambda: (
         _ids("acts", 1, 3, 4, 12, 13)
-        | _ids("answers", 3, 6, 10, 11, 19)
+        | _ids("answers", 3, 6, 10, 11, 19, 21)
         | _ids("batching", 7, 8, 9, 11, 12)
         | _ids("behind", 12, 13)
         | _ids("clock", 7)
         | _ids("depth", *range(7, 12))
         | _ids("formats", 15, 16)
-        | _ids("retries", 11, 14)
+        | _ids("long", *range(2, 7))
+        | _ids("retries", 11, 14, 17)
         | _ids("setup", *range(9, 16))
         | _ids("skips", *range(1, 7), 8, *range(11, 15))
         | _ids("wanted", 3, 4, *range(6, 11), 12, *range(14, 21), 22)
     ),
     "never-batches": lambda: (
         _ids("acts", 1, 3, 10, 12)
-        | _ids("answers", 1, 3, 4, 5, 7, 10, 11, 12, 13, 17, 19, 20)
+        | _ids("answers", 1, 3, 4, 5, 7, 10, 11, 12, 13, 17, 19, 20, 21, 23)
         | _ids("batching", 1, 2, *range(4, 13))
         | _ids("behind", *range(1, 16))
         | _ids("clock", 4, 5, 7, 9, 11)
         | _ids("depth", 5)
         | _ids("formats", 1, 5, 7, 8, 9, 11, 12, 14, 17, 18, 19)
-        | _ids("retries", 5, 8, 12, 14, 15, 16)
+        | _ids("long", *range(1, 7))
+        | _ids("retries", 5, 8, 12, *range(14, 19))
         | _ids("setup", 18)
         | _ids("skips", 2, 3, 5, 9, 10, 12, 13)
         | _ids("wanted", 2, 10, 11, 13, 16, 18, 20)
     ),
     "forgets-skipped": lambda: (
         _ids("acts", 1, 12, 13)
-        | _ids("answers", 3, *range(5, 13), 19)
+        | _ids("answers", *range(1, 13), 19, 21, 22, 23)
         | _ids("batching", *range(7, 13))
         | _ids("behind", 4, 5, 6, *range(9, 16))
         | _ids("clock", 6, 7)
         | _ids("depth", 2, 3, *range(5, 12))
         | _ids("formats", 15, 16)
-        | _ids("retries", 11, 14, 15)
+        | _ids("long", *range(1, 7))
+        | _ids("retries", *range(11, 16), 17, 18)
         | _ids("skips", *range(1, 15))
         | _ids("wanted", 3, 4, 6, 7, 8, 10, *range(14, 21), 22)
     ),
     "new-numbers": lambda: (
-        _ids("answers", 4, 9, 17)
+        _ids("answers", 4, 9, 17, 23)
         | _ids("behind", 8, 15)
         | _ids("clock", 9, 10, 11, 12)
         | _ids("formats", 19)
-        | _ids("retries", *range(1, 17))
+        | _ids("long", *range(1, 7))
+        | _ids("retries", *range(1, 19))
     ),
     "acts-first": lambda: _all() - _ids("acts", 2, 4) - _ids("clock", 3) - _ids("setup", *range(1, 16), 19),
-    "retries-413": lambda: _ids("answers", *range(5, 13)) | _ids("behind", 11),
+    "retries-413": lambda: _ids("answers", *range(5, 13), 23) | _ids("behind", 11) | _ids("long", 1, 2, 4, 5, 6),
     "ignores-503": lambda: (
-        _ids("answers", 4, 9, 17)
+        _ids("answers", 4, 9, 17, 23)
         | _ids("behind", 8, 15)
         | _ids("clock", 9, 10, 11, 12)
         | _ids("formats", 19)
-        | _ids("retries", *range(1, 17))
+        | _ids("long", *range(1, 7))
+        | _ids("retries", *range(1, 19))
     ),
 }
 """Each fault → the uploader cases it fails."""
