@@ -73,6 +73,8 @@ NOT_APPLICABLE = "not applicable over HTTP"
 
 @dataclass(frozen=True)
 class Settings:
+    """The timing a run plays with (conformance/uploader-http.md, "Timing slack" and "Limits")."""
+
     tolerance: float = TOLERANCE
     max_tolerance: float = MAX_TOLERANCE
     scenario_slack: float = SCENARIO_SLACK
@@ -192,7 +194,6 @@ class Player:
         """Play the case (once more when it failed only on timing) and judge it. `Broken` only when no SDK can
         be started or handshaken (the run cannot go on)."""
         data = uploader_case_data(case)
-        self.sdk.hello()
         first = self._play_and_judge(data)
         if first[0].status != "fail" or not first[1]:
             return first[0]
@@ -213,6 +214,7 @@ class Player:
 
     def _play_and_judge(self, data: dict[str, Any]) -> tuple[Verdict, bool]:
         """(the verdict, whether it failed only on timing: it would pass with the largest tolerance)."""
+        self.sdk.hello()
         scenario = self.worker.scenario()
         try:
             outcome = self._play(data, scenario)

@@ -12,7 +12,10 @@ WHY it is shaped this way:
 - One event loop in one background thread serves every scenario of a run; each scenario gets a fresh listening
   socket (`Scenario`), closed at its end with every connection it holds, so nothing an SDK sends late can be
   counted in the next scenario. The engine's thread waits on a condition variable for the arrivals it expects and
-  releases held requests through the loop (`call_soon_threadsafe`).
+  releases held requests through the loop (`run_coroutine_threadsafe`).
+- Every answer says `Connection: close`, so each connection carries one request, and the SDK closing it is the
+  one sign, visible from here, that it has read the answer (`wait_taken`): the engine waits for it before the
+  robot's next event, so that event never overtakes an answer the SDK has not taken in.
 - Every resource is bounded (conformance/uploader-http.md, "Limits"): the size of a request head and body, the
   requests per scenario and the connections open at once. An SDK that floods, hangs mid-request or sends garbage
   costs its own case, never the run.
