@@ -26,6 +26,7 @@ from seq_io.runner.suite import SuiteCase, load_cases, select
 from seq_io.runner.uploader_judge import judge_requests, uploader_case_data
 from seq_io.uploader_check.engine import sleeps
 from seq_io.uploader_check.run import check
+from seq_io.vectors import VECTORS_DIR
 
 BROKEN = Path(__file__).parent / "broken_uploaders.py"
 
@@ -36,7 +37,7 @@ def _ids(theme: str, *numbers: int) -> frozenset[str]:
 
 @cache
 def suite() -> tuple[SuiteCase, ...]:
-    return tuple(select(load_cases()[0], kinds=["uploader"]))
+    return tuple(select(load_cases(VECTORS_DIR / "uploader")[0], kinds=["uploader"]))
 
 
 def _all() -> frozenset[str]:

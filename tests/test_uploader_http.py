@@ -27,6 +27,7 @@ from seq_io.uploader_check import cli, engine, sdk, worker
 from seq_io.uploader_check.engine import Playback, Played
 from seq_io.uploader_check.run import check
 from seq_io.uploader_check.worker import Answer, Arrival, Drop, RecordingWorker
+from seq_io.vectors import VECTORS_DIR
 
 BROKEN = Path(__file__).parent / "broken_uploaders.py"
 REFERENCE = [sys.executable, "-m", "seq_io.reference.uploader_driver"]
@@ -288,7 +289,7 @@ def test_the_reference_passes_the_small_suite_and_writes_the_runners_reports(
 @pytest.mark.realclock
 @pytest.mark.slow
 def test_the_reference_passes_every_uploader_vector_over_http() -> None:
-    cases = select(load_cases()[0], kinds=["uploader"])
+    cases = select(load_cases(VECTORS_DIR / "uploader")[0], kinds=["uploader"])
     assert cases, "the suite has no uploader vectors"
     report = check(cases, REFERENCE)
     failing = {record.case.id: record.verdict.detail for record in report.records if not record.ok}
