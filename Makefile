@@ -5,8 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe fuzz \
-	mutation mutation-keeper mutation-uploader mutation-schemas clean
+	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe \
+	uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,8 +69,10 @@ test-all: $(STAMP) $(JS_STAMP) $(TSGEN_STAMP)
 	$(BIN)/python -m pytest
 
 ## Everything CI runs: lint, types, vector lint, generated-code drift, every test tier, the conformance suite
-## through the runner against both implementations (reports in reports/), and the schema mutation score (30-70 s).
-check: lint typecheck generated-check test-all conformance conformance-js mutation-schemas bindings
+## through the runner against both implementations (reports in reports/), the reference uploader over real HTTP,
+## the mutation scores of the schemas, the keeper and the uploader, and every language binding.
+check: lint typecheck generated-check test-all conformance conformance-js uploader-http mutation-schemas \
+	mutation-keeper mutation-uploader bindings
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check
@@ -133,6 +135,13 @@ bench-worker: $(STAMP)
 probe: $(STAMP)
 	$(BIN)/iospec probe --start "$(BIN)/iospec worker --testing --quiet" \
 		--junit $(REPORTS)/probe/junit.xml --tap $(REPORTS)/probe/results.tap --json $(REPORTS)/probe/report.json
+
+## The reference uploader as an SDK (seq_io.reference.uploader_driver), played every uploader vector over real HTTP by
+## iospec uploader-check against a recording worker (conformance/uploader-http.md).
+uploader-http: $(STAMP)
+	$(BIN)/iospec uploader-check --sdk "$(BIN)/python -m seq_io.reference.uploader_driver" \
+		--junit $(REPORTS)/uploader-http/junit.xml --tap $(REPORTS)/uploader-http/results.tap \
+		--json $(REPORTS)/uploader-http/report.json
 
 ## The schedule differential test against sequence-base 0.4.28, and the stream keeper against its brute-force
 ## model, with 10,000 examples each.

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
-from seq_io import bump_review, export, locate, rule_coverage, runner, timeline, vectors
+from seq_io import bump_review, export, locate, rule_coverage, runner, timeline, uploader_check, vectors
 from seq_io.probe import cli as probe_cli
 from seq_io.reference.bounded_file import TooLarge, UnreadableFile, decode_utf8, read_bounded_bytes, read_bounded_stream
 from seq_io.reference.rule_ids import known_rule_ids
@@ -240,6 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
     runner.register(commands)
     worker_cli.register(commands)
     probe_cli.register(commands)
+    uploader_check.register(commands)
     export.register(commands)
     bump_review.register(commands)
     return parser
