@@ -18,7 +18,6 @@ Run: `python scripts/gen_uploader_vectors.py` (write) or `python scripts/gen_upl
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
@@ -26,7 +25,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from seq_io.vectors import LEDGER, VECTORS_DIR, read_ledger
+from seq_io_maint.generated_vectors import write_or_check
 from seq_io_maint.uploader_model import ATTEMPTS, History, Sent, lost, start
 
 PREFIX = "upl-long"
@@ -305,28 +304,7 @@ def file_text(seeds: range) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="fail when a generated file differs from the output")
-    args = parser.parse_args(argv)
-    stale = []
-    for name, seeds in FILES.items():
-        path = VECTORS_DIR / "uploader" / name
-        text = file_text(seeds)
-        if args.check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
-                stale.append(str(path))
-            continue
-        path.write_text(text, encoding="utf-8")
-        ledger = read_ledger()
-        fresh = [f"{PREFIX}-{seed:04d}" for seed in seeds if f"{PREFIX}-{seed:04d}" not in ledger]
-        with LEDGER.open("a", encoding="utf-8") as handle:
-            handle.writelines(f"{case_id}\n" for case_id in fresh)
-        print(f"wrote {path} ({len(text) // 1024} KiB, {len(seeds)} scenarios)")
-    for name in stale:
-        print(
-            f"{name} is not what scripts/gen_uploader_vectors.py generates: run it (without --check)", file=sys.stderr
-        )
-    return 1 if stale else 0
+    return write_or_check("scripts/gen_uploader_vectors.py", "uploader", PREFIX, FILES, file_text, argv)
 
 
 if __name__ == "__main__":

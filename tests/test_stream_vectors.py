@@ -21,6 +21,7 @@ from seq_io.reference.cases import judge
 from seq_io.runner.kinds import TABLE, expected_outcome, operation_name
 from seq_io.runner.suite import SuiteCase, suite_cases
 from seq_io.runner.verdict import differences
+from seq_io_maint import generated_vectors
 from seq_io_maint.stream_model import Malformed, play
 
 FILES, PROBLEMS = suite_cache.suite()
@@ -95,7 +96,7 @@ def test_the_drift_check_notices_an_edited_file(tmp_path: Any, monkeypatch: pyte
     (tmp_path / "stream").mkdir()
     for name, seeds in generator.FILES.items():
         (tmp_path / "stream" / name).write_text(generator.file_text(seeds), encoding="utf-8")
-    monkeypatch.setattr(generator, "VECTORS_DIR", tmp_path)
+    monkeypatch.setattr(generated_vectors, "VECTORS_DIR", tmp_path)
     assert generator.main(["--check"]) == 0
     first = tmp_path / "stream" / next(iter(generator.FILES))
     first.write_text(first.read_text(encoding="utf-8").replace('"through": 0', '"through": 1', 1), encoding="utf-8")

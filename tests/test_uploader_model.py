@@ -21,7 +21,7 @@ import pytest
 
 import suite_cache
 from seq_io.runner.suite import SuiteCase, suite_cases
-from seq_io_maint import uploader_model
+from seq_io_maint import generated_vectors, uploader_model
 from seq_io_maint.uploader_model import Unjudgeable, play
 
 FILES, PROBLEMS = suite_cache.suite()
@@ -121,21 +121,23 @@ def test_the_model_refuses_what_the_rules_leave_open() -> None:
 
 
 def test_a_format_listed_in_any_of_two_headers_keeps_the_stream_on() -> None:
-    """UPL-FORMATS: names match without regard to ASCII case, and any header of that name may list the format."""
-    events = [
-        {"plan": 3},
-        {"observe": {"n": 0, "inputs": 0}},
-        {"observe": {"n": 1, "inputs": 1}},
-        {"answer": {"to": "post", "status": 200, "headers": {"Seq-Accept-Formats": "a", "seq-accept-formats": "b"}}},
-        {"observe": {"n": 2, "inputs": 2}},
-    ]
-    listed = [*events[:3], {"answer": {**events[3]["answer"], "headers": {"SEQ-ACCEPT-FORMATS": "a, x-seq-observe/1"}}}]
-    # The answer to the post of frame 0 sends frame 1 exactly when the stream stays on.
-    assert play({"declaration": {"every": 1}, "episode_id": "e", "events": events})[3] == []
-    assert play({"declaration": {"every": 1}, "episode_id": "e", "events": [*listed, events[4]]})[3] != []
-    two = {"Seq-Accept-Formats": "a", "seq-accept-formats": "x-seq-observe/1"}
-    both = [*events[:3], {"answer": {**events[3]["answer"], "headers": two}}]
-    assert play({"declaration": {"every": 1}, "episode_id": "e", "events": both})[3] != []
+    """UPL-FORMATS: names match without regard to ASCII case, and any header of that name may list the format. The
+    answer to the post of frame 0 sends frame 1 exactly when the stream stays on."""
+
+    def answered(headers: dict[str, str]) -> list[Any]:
+        events: list[dict[str, Any]] = [
+            {"plan": 3},
+            {"observe": {"n": 0, "inputs": 0}},
+            {"observe": {"n": 1, "inputs": 1}},
+            {"answer": {"to": "post", "status": 200, "headers": headers}},
+        ]
+        played = play({"declaration": {"every": 1}, "episode_id": "e", "events": events})
+        assert isinstance(played, list)
+        return played[3]
+
+    assert answered({"Seq-Accept-Formats": "a", "seq-accept-formats": "b"}) == []
+    assert answered({"SEQ-ACCEPT-FORMATS": "a, x-seq-observe/1"}) != []
+    assert answered({"Seq-Accept-Formats": "a", "seq-accept-formats": "x-seq-observe/1"}) != []
 
 
 def test_the_model_is_written_without_the_reference_uploader() -> None:
@@ -168,7 +170,7 @@ def test_the_drift_check_notices_an_edited_file(tmp_path: Path, monkeypatch: pyt
     (tmp_path / "uploader").mkdir()
     for name, seeds in generator.FILES.items():
         (tmp_path / "uploader" / name).write_text(generator.file_text(seeds), encoding="utf-8")
-    monkeypatch.setattr(generator, "VECTORS_DIR", tmp_path)
+    monkeypatch.setattr(generated_vectors, "VECTORS_DIR", tmp_path)
     assert generator.main(["--check"]) == 0
     first = tmp_path / "uploader" / next(iter(generator.FILES))
     first.write_text(first.read_text(encoding="utf-8").replace('"status": 200', '"status": 201', 1), encoding="utf-8")
