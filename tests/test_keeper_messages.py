@@ -71,12 +71,30 @@ def _refusal(send: Callable[[], object]) -> StreamError:
     return refused.value
 
 
+def _issues(count: int) -> StreamError:
+    """The refusal of an ObserveRequest with `count` issues: an episode id that is no string, frames numbered -1."""
+    body = {"episode_id": 5, "frames": [{"seq": -1, "inputs": 0}] * (count - 1)}
+    return _refusal(lambda: Keeper(None).post(body, 0.0))
+
+
+def _reads_too_far(last_act: int) -> StreamError:
+    """The refusal of an act that reads more earlier frames than an episode may hold, after an act at `last_act`."""
+    keeper = Keeper.of({"every": 1}, limits=Limits(2, 1000, 1000))
+    if last_act >= 0:
+        keeper.act({"episode_id": "e", "seq": last_act, "inputs": 0}, 0.0)
+    return _refusal(lambda: keeper.act({"episode_id": "e", "seq": last_act + 4, "inputs": 0}, 0.0))
+
+
 def direct_refusals() -> dict[str, StreamError]:
-    """The refusals no vector provokes: a message cut after 20 missing numbers or 5 issues."""
-    many_issues = {"episode_id": 5, "frames": [{"seq": -1, "inputs": 0}] * 3, "skipped": [0.5, 1.5], "x": 1}
+    """The refusals no vector provokes: a message cut after 20 missing numbers or 5 issues, and each side of those
+    cuts and of the first act's missing previous act."""
     return {
+        "20 missing": _waited_too_long(20),
         "21 missing": _waited_too_long(21),
-        "more than 5 issues": _refusal(lambda: Keeper(None).post(many_issues, 0.0)),
+        "5 issues": _issues(5),
+        "6 issues": _issues(6),
+        "an act after the act at 0 reads too far": _reads_too_far(0),
+        "a first act reads too far": _reads_too_far(-1),
     }
 
 
