@@ -139,7 +139,7 @@ class Limits:
             (EPISODES, self.episodes, MAX_STEP),
         ):
             if type(value) is not int or not 1 <= value <= most:
-                raise ValueError(f"{name} must be an integer from 1 to {most:,}; got {value!r}")
+                raise ValueError(f"{name} must be an integer from 1 to {most:,}; got {value!r}.")
 
     @staticmethod
     def scaled(given: object) -> Limits:
@@ -149,7 +149,7 @@ class Limits:
         if given is None:
             given = {}
         if not isinstance(given, dict) or given.keys() - LIMIT_FIELDS.keys():
-            raise ValueError(f"limits may name only {', '.join(LIMIT_FIELDS)} (STR-SETUP); got {given!r}")
+            raise ValueError(f"Limits may name only {', '.join(LIMIT_FIELDS)} (STR-SETUP); got {given!r}.")
         values: dict[str, Any] = {LIMIT_FIELDS[name]: _by_value(value) for name, value in given.items()}
         limits = replace(Limits.of_contract(), **values)  # check() below refuses a value that is not an int
         limits.check()
@@ -169,7 +169,10 @@ def _by_value(value: object) -> object:
 def check_episode_idle(episode_idle: object) -> None:
     """ValueError unless `episode_idle` is a Timeouts.episode_idle: None or an integer 10..86400."""
     if episode_idle is not None and not (type(episode_idle) is int and 10 <= episode_idle <= 86400):
-        raise ValueError(f"episode_idle is a Timeouts.episode_idle: null or an integer 10..86400; got {episode_idle!r}")
+        raise ValueError(
+            f"The idle timeout episode_idle must be null or an integer from 10 to 86400 (Timeouts.episode_idle); "
+            f"got {episode_idle!r}."
+        )
 
 
 def episode_idle_of(given: object) -> int | None:
@@ -328,8 +331,8 @@ class Keeper:
         """The clock moved to `now` with no request: apply what it passed (STR-EXPIRY)."""
         if not now >= self._clock or math.isinf(now):
             raise ValueError(
-                f"the clock went back from {self._clock} to {now}, or is not finite; readings are finite "
-                "and must not decrease (STR-CLOCK)"
+                f"The clock went back from {self._clock} to {now} or is not finite; a keeper's clock readings "
+                "are finite and never decrease (STR-CLOCK)."
             )
         self._clock = now
         while self._waiting:
@@ -350,9 +353,8 @@ class Keeper:
         # wait by its name, not by seconds a person would read as real ones.
         error = StreamError(
             FRAMES_MISSING,
-            f"the act at {waiting.t} waited STREAM_WAIT_S for frames "
-            f"{_numbers(missing)}, which were neither posted nor declared skipped "
-            "by its deadline",
+            f"The act at step {waiting.t} waited STREAM_WAIT_S for frames {_numbers(missing)}, which were "
+            "neither posted nor declared skipped by its deadline.",
             missing=missing,
         )
         self._events.answers.append(Answer(episode_id, error=error))
@@ -383,8 +385,8 @@ class Keeper:
         if episode_id in self._ended:
             raise StreamError(
                 EPISODE_ENDED,
-                f"the episode {episode_id!r} ended after its idle timeout (episode_idle)"
-                " passed without a post or an act; start a new episode under a new id",
+                f"The episode {episode_id!r} ended: no post or act came for its idle timeout (episode_idle); "
+                "start a new episode under a new id.",
             )
         episode = self._episodes.get(episode_id)
         if episode is not None:
@@ -392,9 +394,8 @@ class Keeper:
         if len(self._episodes) >= self.limits.episodes:
             raise StreamError(
                 TOO_MANY_EPISODES,
-                f"this worker holds {len(self._episodes)} episodes, its limit "
-                f"(MAX_EPISODES = {self.limits.episodes}); a new one can start when "
-                "another ends",
+                f"This worker already holds as many episodes as it may (MAX_EPISODES = {self.limits.episodes}); "
+                "a new episode can start when another one ends.",
             )
         return _Episode(now)
 
@@ -413,7 +414,8 @@ class Keeper:
         for number in skipped:
             if number < 0:
                 raise StreamError(
-                    INVALID_SKIPPED, f"skipped holds {number}; a skipped number is a frame number, from 0"
+                    INVALID_SKIPPED,
+                    f"The post's skipped lists {number}, but a skipped number is a frame number: 0 or more.",
                 )
         episode = self._episode(episode_id, now)
         top, line, held, marks = episode.through, episode.line, episode.held, episode.marks
@@ -469,12 +471,12 @@ class Keeper:
             (WORKER_BYTES, self._bytes, self._bytes + added, self.limits.worker_bytes),
         ):
             if now > limit and now > was:
-                what = "numbers remembered" if name == FRAMES else "bytes held"
-                scope = "by the worker" if name == WORKER_BYTES else "by the episode"
+                holder = "worker" if name == WORKER_BYTES else "episode"
+                what = "remember {} frame numbers" if name == FRAMES else "hold {} bytes of frames"
                 raise StreamError(
                     FRAMES_OVER_LIMIT,
-                    f"after this post, {now} {what} {scope} would exceed {name} = "
-                    f"{limit}; nothing of the post was kept",
+                    f"After this post the {holder} would {what.format(now)}, more than {name} = {limit}; "
+                    "nothing of the post was kept.",
                     limit=name,
                 )
 
@@ -489,25 +491,26 @@ class Keeper:
                 return Acted(False, inputs)  # STR-ACT-UNDECLARED: not on the stream
             raise StreamError(
                 SEQ_REQUIRED,
-                "the policy declares Observations, so an act must carry seq, the "
-                "number (step) of the observation it carries",
+                "The policy declares Observations, so an act must carry seq, the number (step) of the "
+                "observation it carries.",
             )
         if episode_id is None:
             raise StreamError(
                 EPISODE_REQUIRED,
-                "an act that carries seq must carry episode_id: seq numbers an observation within its episode",
+                "An act that carries seq must carry episode_id: seq numbers an observation within its episode.",
             )
         episode = self._episode(episode_id, now)
         if episode.waiting is not None:
             raise StreamError(
                 ACT_WAITING,
-                f"the act at {episode.waiting.t} of this episode is still waiting for "
-                "frames; an episode's acts come one after the other",
+                f"This episode's act at step {episode.waiting.t} is still waiting for frames; an episode's acts "
+                "come one at a time, so send the next one once that act is answered.",
             )
         if t <= episode.last_act:
             raise StreamError(
                 ACT_NOT_AFTER_PREVIOUS,
-                f"the act at {t} is not after the episode's previous act, at {episode.last_act}",
+                f"The act at step {t} is not after the episode's previous act, at step {episode.last_act}: an "
+                "episode's acts go forward.",
                 last_act=episode.last_act,
             )
         need = self._need(t, episode.last_act)
@@ -535,8 +538,8 @@ class Keeper:
             count = str(len(need))
         raise StreamError(
             ACT_OVER_LIMIT,
-            f"the act at {t} (previous act {last_act}) reads {count} earlier frames, "
-            f"more than an episode may hold (MAX_STREAM_FRAMES = {limit})",
+            f"The act at step {t} ({_previous(last_act)}) reads {count} earlier frames, more than an episode "
+            f"may hold (MAX_STREAM_FRAMES = {limit}).",
             limit=FRAMES,
         )
 
@@ -582,6 +585,11 @@ class Keeper:
             episode.move_through()
 
 
+def _previous(last_act: int) -> str:
+    """The episode's previous act in words: -1 stands for none (spec/stream.md § 2)."""
+    return "no previous act" if last_act < 0 else f"previous act at step {last_act}"
+
+
 def _numbers(numbers: list[int]) -> str:
     shown = ", ".join(map(str, numbers[:20]))
     return shown + (f" and {len(numbers) - 20} more" if len(numbers) > 20 else "")
@@ -603,12 +611,18 @@ def _validated_whole(value: object) -> int:
     return number
 
 
+def _issues(issues: list[Any]) -> str:
+    """The first 5 issues of a refused body for a person; details.issues lists every one of them."""
+    shown = "; ".join(map(str, issues[:5]))
+    return shown + (f"; and {len(issues) - 5} more in details.issues" if len(issues) > 5 else "")
+
+
 def _refused(type_name: str, body: object) -> StreamError:
     issues = checking_contract().validate_value(type_name, body).issues
     assert issues, f"the quick check refused a valid {type_name}"
     return StreamError(
         INVALID_BODY,
-        f"the body is not a valid {type_name}: " + "; ".join(map(str, issues[:5])),
+        f"The body is not a valid {type_name}: {_issues(issues)}.",
         issues=[{"path": issue.path, "rule": issue.rule} for issue in issues],
     )
 
