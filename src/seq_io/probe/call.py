@@ -82,8 +82,6 @@ async def call(
             return await _exchange(client, method, url, what, content, sent_headers, deadline_s)
     except (TimeoutError, httpx.TimeoutException):
         raise CallFailed(f"no whole answer to {what} within {deadline_s:g} s ({budget})") from None
-    except httpx.ConnectError as error:
-        raise CallFailed(f"cannot connect for {what}: {error or type(error).__name__}") from None
     except httpx.HTTPError as error:
         raise CallFailed(f"{what} failed: {type(error).__name__}: {error}") from None
 

@@ -180,12 +180,12 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[
     from seq_io.probe.replay import Settings
     from seq_io.probe.run import ProbeSettings, WorkerConfig, probe_cases
 
-    cases, unreadable = load_cases(args.vectors)
-    chosen = select(cases, ids=args.id, groups=args.group, tags=args.tag, kinds=["stream"])
     url = args.worker.rstrip("/")
     limits = httpx.Limits(max_connections=args.jobs * 6 + 4, max_keepalive_connections=args.jobs * 6 + 4)
     async with httpx.AsyncClient(limits=limits, trust_env=False) as client, _run_budget(url, args.max_run_s):
-        info = await _worker_info(client, url, args)
+        info = await _worker_info(client, url, args)  # first: a worker that cannot be used is known in a second
+        cases, unreadable = load_cases(args.vectors)
+        chosen = select(cases, ids=args.id, groups=args.group, tags=args.tag, kinds=["stream"])
         config = WorkerConfig.of(info)
         settings = ProbeSettings(
             latency_s=args.latency,

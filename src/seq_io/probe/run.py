@@ -146,8 +146,8 @@ def as_json(value: Any) -> str:
 
 def replay_budget(plan: Plan, requests: int, scale: float, timeout_s: float) -> float:
     """Real seconds one replay may take: its advances and the waits of its acts on the worker's clock, plus
-    REQUEST_ALLOWANCE_S per request, plus one request that runs to its own deadline (an act's includes the wait):
-    the replay stops at the first such departure, so no second one is needed."""
+    REQUEST_ALLOWANCE_S per request, plus twice one request's deadline (an act's includes the wait): the replay
+    stops at the first request that reaches its deadline, and the second is slack for a loaded machine."""
     wait = stream_wait_s() * scale
     return plan.duration * scale + len(plan.waits) * wait + requests * REQUEST_ALLOWANCE_S + 2 * (timeout_s + wait)
 
@@ -174,6 +174,8 @@ def judge(case: SuiteCase, replayed: Replayed) -> Verdict:
         where = f"operation {index} ({operation_name(operation)})"
         expected, got = expected_outcome(index, operation), replayed.outcomes[index]
         if got is None and replayed.stopped_at is not None:
+            if index in replayed.problems:  # the act the replay stopped at: neither answered nor listed as waiting
+                return Verdict("fail", f"{where}: " + "; ".join(replayed.problems[index]))
             continue  # an act still undecided when the replay stopped at a departure further on
         if isinstance(got, dict) and "transport" in got:
             difference = Difference(f"$.outcomes[{index}]", expected, got)
