@@ -6,6 +6,7 @@ worker that hangs or resets connections fails per case and the probe still ends.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -169,7 +170,12 @@ def test_a_hanging_worker_fails_per_case_and_the_probe_ends(tmp_path: Path) -> N
         process.stop()
     assert code == 1 and failing(report) == set(chosen)
     for case in report["cases"]:
-        assert "no answer to POST /act in time" in case["detail"], case
+        said = (  # an act that waits is known to hang sooner: the worker never lists it as waiting
+            r"neither answered the act nor listed it as waiting"
+            if case["id"] == "str-wait-0020"
+            else r"no whole answer to POST /stream/keepers/k\d+/act within"
+        )
+        assert re.search(said, case["detail"]), case
 
 
 def test_a_worker_that_resets_connections_fails_per_case(tmp_path: Path) -> None:
@@ -224,7 +230,10 @@ def test_a_worker_without_test_keepers_runs_what_its_configuration_matches(tmp_p
 
 def test_an_unreachable_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = probe("http://127.0.0.1:9", "--timeout", "2")
-    assert done.returncode == 2 and "cannot reach the worker" in done.stderr
+    assert (
+        done.returncode == 2
+        and "cannot use the worker at http://127.0.0.1:9: GET /stream/info failed: ConnectError" in done.stderr
+    )
     assert done.stderr.strip().count("\n") == 0
 
 

@@ -2,6 +2,10 @@
 configuration (`GET /stream/info`, or `--worker-config`) → every scenario replayed over HTTP (`probe.run`) → the
 summary, JUnit, TAP and JSON reports of `iospec run` → exit 0 only when every case is acceptable.
 
+The whole run is bounded by `--max-run-s`, and every request by `--timeout` through `probe.call`: a worker that
+breaks a budget of the probe's own requests (GET /stream/info, the test keepers) or the run's is one line, "cannot
+use the worker at URL: ...", and exit 2 (conformance/worker.md, "Time budgets and the answer cap").
+
 WHY it reuses the runner: a worker author reads the same reports, filters and expected-failure list as an SDK
 author running `iospec run`, and a case that fails names the same case id, file and line.
 """
@@ -10,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import queue
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +46,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 < value <= 600:
         raise argparse.ArgumentTypeError("seconds from more than 0 to 600")
+    return value
+
+
+def _run_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError("seconds from more than 0 to 86400")
     return value
 
 
@@ -92,7 +108,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_seconds,
         default=5.0,
         metavar="S",
-        help="seconds to wait for one answer beyond the worker's wait (default 5)",
+        help="seconds one request may take, from connecting to the last byte of its answer, beyond the worker's "
+        "wait for an act (default 5)",
+    )
+    parser.add_argument(
+        "--max-run-s",
+        type=_run_seconds,
+        default=3600.0,
+        metavar="S",
+        help="real seconds the whole probe may take (default 3600); past it, exit 2",
     )
     parser.add_argument(
         "--latency",
@@ -122,37 +146,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class _Unusable(Exception):
-    """The worker or an argument cannot be used at all: one line, exit 2."""
-
-
 async def _worker_info(client: Any, url: str, args: argparse.Namespace) -> dict[str, Any]:
-    import httpx
+    from seq_io.probe.call import CallFailed, Unusable, call
 
     if args.worker_config is not None:
         try:
             info, issues = parse_json_text(args.worker_config.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as error:
-            raise _Unusable(f"cannot read {args.worker_config}: {error}") from None
+            raise Unusable(f"cannot read {args.worker_config}: {error}") from None
         if issues or not isinstance(info, dict):
-            raise _Unusable(f"{args.worker_config}: not a JSON object: {issues[0] if issues else type(info).__name__}")
+            raise Unusable(f"{args.worker_config}: not a JSON object: {issues[0] if issues else type(info).__name__}")
     else:
         try:
-            answer = await client.get(url + "/stream/info", timeout=args.timeout)
-        except httpx.HTTPError as error:
-            raise _Unusable(f"cannot reach the worker at {url}: {type(error).__name__}: {error}") from None
+            answer = await call(client, "GET", url + "/stream/info", deadline_s=args.timeout)
+        except CallFailed as error:
+            raise Unusable(f"cannot use the worker at {url}: {error}") from None
         info, issues = parse_json_text(answer.text) if answer.status_code == 200 else (None, [])
         if answer.status_code != 200 or issues or not isinstance(info, dict):
-            raise _Unusable(
+            raise Unusable(
                 f"the worker at {url} does not state its configuration at GET /stream/info (status "
                 f"{answer.status_code}); describe it with --worker-config FILE (conformance/worker.md)"
             )
     if args.wait_s is not None:
         info["wait_s"] = args.wait_s
     if not isinstance(info.get("wait_s"), int | float) or isinstance(info.get("wait_s"), bool):
-        raise _Unusable(
-            "the worker's configuration does not state wait_s (its act wait in real seconds); give --wait-s"
-        )
+        raise Unusable("the worker's configuration does not state wait_s (its act wait in real seconds); give --wait-s")
     return info
 
 
@@ -162,12 +180,12 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[
     from seq_io.probe.replay import Settings
     from seq_io.probe.run import ProbeSettings, WorkerConfig, probe_cases
 
-    cases, unreadable = load_cases(args.vectors)
-    chosen = select(cases, ids=args.id, groups=args.group, tags=args.tag, kinds=["stream"])
     url = args.worker.rstrip("/")
     limits = httpx.Limits(max_connections=args.jobs * 6 + 4, max_keepalive_connections=args.jobs * 6 + 4)
-    async with httpx.AsyncClient(limits=limits, trust_env=False) as client:
-        info = await _worker_info(client, url, args)
+    async with httpx.AsyncClient(limits=limits, trust_env=False) as client, _run_budget(url, args.max_run_s):
+        info = await _worker_info(client, url, args)  # first: a worker that cannot be used is known in a second
+        cases, unreadable = load_cases(args.vectors)
+        chosen = select(cases, ids=args.id, groups=args.group, tags=args.tag, kinds=["stream"])
         config = WorkerConfig.of(info)
         settings = ProbeSettings(
             latency_s=args.latency,
@@ -198,12 +216,28 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[
     return report, needed, cases
 
 
+@contextlib.asynccontextmanager
+async def _run_budget(url: str, seconds: float) -> AsyncIterator[None]:
+    """The block within `--max-run-s`; past it, the run is cut short and the worker declared unusable."""
+    from seq_io.probe.call import Unusable
+
+    try:
+        async with asyncio.timeout(seconds):
+            yield
+    except TimeoutError:
+        raise Unusable(
+            f"cannot use the worker at {url}: the probe did not finish within --max-run-s {seconds:g} s"
+        ) from None
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         import httpx  # noqa: F401  # the extra's presence, checked before anything else
     except ImportError as error:
         print(f"iospec probe: needs the HTTP extra ({error.name} is missing): {EXTRA_HINT}", file=sys.stderr)
         return 2
+    from seq_io.probe.call import Unusable
+
     problem = shared_argument_problem(args)
     if problem is not None:
         print(f"iospec probe: {problem}", file=sys.stderr)
@@ -220,7 +254,7 @@ def _run(args: argparse.Namespace) -> int:
             else xfail.load(args.xfail)
         )
         report, needed, known = asyncio.run(_probe(args, expected))
-    except (XfailError, _Unusable) as error:
+    except (XfailError, Unusable) as error:
         print(f"iospec probe: {error}", file=sys.stderr)
         return 2
     sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a TextIOWrapper

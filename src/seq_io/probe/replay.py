@@ -12,9 +12,11 @@ WHY it is shaped this way:
 - An act's answer belongs to the operation after which it arrived. After an operation the probe waits (bounded) only
   for the answers the vector expects then, and merely looks whether others came: an answer that comes early or
   late is attributed where it came and fails the comparison there.
-- Everything is bounded: each request has a timeout, an act's timeout adds the worker's wait, and the caller
-  bounds the whole scenario. A connection reset, a hang or a body that is not JSON becomes that operation's
-  outcome (`transport`), never an exception out of here.
+- Everything is bounded: each request goes through `probe.call` (a deadline over the whole exchange, an act's
+  adding the worker's wait, and a cap on the answer), an act the vector expects decided that does not come within
+  `--timeout` ends the replay, and the caller bounds the whole scenario (`run.replay_budget`). A connection reset, a
+  hang, an answer too large or a body that is not JSON becomes that operation's outcome (`transport`), never an
+  exception out of here.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 import httpx
 
+from seq_io.probe.call import Answer, CallFailed, call
 from seq_io.probe.plan import Plan, Timing
 from seq_io.reference.keeper import ERRORS, FORMATS_HEADER
 from seq_io.reference.spec_data import load_spec
@@ -81,7 +84,7 @@ def _encode(body: Any) -> bytes:
     return json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-def judge_answer(kind: str, response: httpx.Response) -> tuple[dict[str, Any], list[str]]:
+def judge_answer(kind: str, response: Answer) -> tuple[dict[str, Any], list[str]]:
     """An HTTP answer → (the outcome as the stream kind states it, the wire problems of the answer)."""
     problems: list[str] = []
     header = response.headers.get(FORMATS_HEADER)
@@ -138,20 +141,23 @@ class _Scenario:
         self.client, self.target, self.operations, self.plan = client, target, operations, plan
         self.settings = settings
         self.replayed = Replayed([None] * len(operations))
-        self.pending: dict[int, asyncio.Task[httpx.Response]] = {}
+        self.pending: dict[int, asyncio.Task[Answer]] = {}
         self.loop = asyncio.get_running_loop()
         self.wait_real = 10.0 * target.scale
         self.departed = False
 
-    async def post(self, path: str, body: Any, timeout: float) -> httpx.Response:
-        return await self.client.post(
+    async def post(self, path: str, body: Any, timeout: float, budget: str = "--timeout") -> Answer:
+        return await call(
+            self.client,
+            "POST",
             self.target.base + path,
             content=_encode(_with_ids(body, self.target)),
             headers={"content-type": "application/json"},
-            timeout=timeout,
+            deadline_s=timeout,
+            budget=budget,
         )
 
-    def settle(self, index: int, response: httpx.Response | BaseException, kind: str, at: int) -> None:
+    def settle(self, index: int, response: Answer | BaseException, kind: str, at: int) -> None:
         """Record an operation's outcome; an act's carries `at`, the operation during which its answer came."""
         if isinstance(response, BaseException):
             outcome: dict[str, Any] = {"transport": _transport_text(response, kind)}
@@ -176,10 +182,19 @@ class _Scenario:
 
     async def expect_decisions(self, index: int) -> None:
         """Wait (bounded) for the acts the vector says are decided during operation `index`."""
-        due = [task for act, task in self.pending.items() if self.plan.decided.get(act) == index]
+        due = {act: task for act, task in self.pending.items() if self.plan.decided.get(act) == index}
         if due:
-            await asyncio.wait(due, timeout=self.settings.timeout_s)
+            await asyncio.wait(due.values(), timeout=self.settings.timeout_s)
         self.collect(index)
+        for act, task in due.items():
+            if not task.done():  # it would be attributed to a later operation, or never: a departure either way
+                task.cancel()
+                del self.pending[act]
+                late = CallFailed(
+                    f"no answer to POST /act by operation {index}, where the vector expects it, nor within "
+                    f"{self.settings.timeout_s:g} s after it"
+                )
+                self.settle(act, late, "act", index)
 
     async def run(self) -> Replayed:
         start = self.loop.time()
@@ -200,10 +215,10 @@ class _Scenario:
             elif "observe" in operation:
                 sent = self.loop.time()
                 try:
-                    response: httpx.Response | BaseException = await self.post(
+                    response: Answer | BaseException = await self.post(
                         "/observe", operation["observe"], self.settings.timeout_s
                     )
-                except httpx.HTTPError as error:
+                except CallFailed as error:
                     response = error
                 self.replayed.timings[index] = Timing(sent, self.loop.time())
                 self.settle(index, response, "observe", index)
@@ -221,11 +236,13 @@ class _Scenario:
 
     async def act(self, index: int, body: Any) -> None:
         sent = self.loop.time()
-        task = asyncio.create_task(self.post("/act", body, self.wait_real + self.settings.timeout_s))
+        task = asyncio.create_task(
+            self.post("/act", body, self.wait_real + self.settings.timeout_s, "the worker's wait plus --timeout")
+        )
         if index not in self.plan.waits:
             try:
-                response: httpx.Response | BaseException = await task
-            except httpx.HTTPError as error:
+                response: Answer | BaseException = await task
+            except CallFailed as error:
                 response = error
             self.replayed.timings[index] = Timing(sent, self.loop.time())
             self.settle(index, response, "act", index)
@@ -237,10 +254,11 @@ class _Scenario:
                 f"the worker neither answered the act nor listed it as waiting (GET /stream/waiting) within "
                 f"{self.settings.timeout_s:g} s"
             )
+            self.departed = True
         else:
             self.replayed.timings[index] = Timing(sent, known)
 
-    async def _until_waiting(self, body: Any, task: asyncio.Task[httpx.Response]) -> float | None:
+    async def _until_waiting(self, body: Any, task: asyncio.Task[Answer]) -> float | None:
         """The time by which the worker surely holds the act as waiting or has answered it (None: neither came)."""
         if not self.target.lists_waiting:
             await asyncio.wait([task], timeout=self.settings.settle_s)
@@ -251,18 +269,19 @@ class _Scenario:
             if self.loop.time() > give_up:
                 return None
             try:
-                answer = await self.client.get(self.target.base + "/stream/waiting", timeout=self.settings.timeout_s)
+                left = max(give_up - self.loop.time(), 0.001)
+                answer = await call(self.client, "GET", self.target.base + "/stream/waiting", deadline_s=left)
                 if episode in answer.json().get("waiting", []):
                     break
-            except (httpx.HTTPError, ValueError, AttributeError):
+            except (CallFailed, ValueError, AttributeError):
                 return None
             await asyncio.sleep(WAITING_POLL_S)
         return self.loop.time()
 
 
 def _transport_text(error: BaseException, kind: str) -> str:
-    if isinstance(error, httpx.TimeoutException):
-        return f"no answer to POST /{kind} in time ({type(error).__name__})"
+    if isinstance(error, CallFailed):
+        return str(error)
     if isinstance(error, asyncio.CancelledError):
         return f"POST /{kind} was cancelled"
     return f"POST /{kind} failed: {type(error).__name__}: {error}"

@@ -11,13 +11,22 @@ the scenarios its configuration (`GET /stream/info`, or `--worker-config`) match
 fresh episode ids; the others are reported as skipped with the configuration they need, and fail the run unless
 the expected-failure list names them. What no real clock can replay (a request exactly on a deadline) and what
 is not on the HTTP surface (a declaration the keeper refuses at setup) is reported as not applicable, every time,
-with its reason: never silently left out.
+with its reason: never silently left out. A worker's configuration matches a scenario in what the scenario's
+declaration reads: the rate only when it counts in seconds (`reads_rate`), so a worker that states a rate beside a
+declaration in steps still runs those scenarios.
+
+Budgets (conformance/worker.md, "Time budgets and the answer cap"): every request goes through `probe.call`, each
+replay has `replay_budget` (its own waits plus REQUEST_ALLOWANCE_S per request), and a replay over it fails that
+case, since the requests of a scenario are what the worker is judged on. The test-keeper endpoints are the probe's
+own tools, not the contract: a worker that gives no whole answer to `POST /stream/keepers` or to a keeper's
+`DELETE` in time would fail every case the same way, so the run stops there (`Unusable`, exit 2).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import time
 from collections.abc import Sequence
@@ -26,6 +35,7 @@ from typing import Any
 
 import httpx
 
+from seq_io.probe.call import REQUEST_ALLOWANCE_S, Answer, CallFailed, Unusable, call
 from seq_io.probe.plan import Plan, Violation, plan_of, violations
 from seq_io.probe.replay import Replayed, Settings, Target, replay
 from seq_io.reference.json_values import json_equal
@@ -110,7 +120,7 @@ def keeper_body(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def refusal_rule(response: httpx.Response) -> str | None:
+def refusal_rule(response: Answer) -> str | None:
     """The rule of a refused test keeper configuration: the one issue of a 400 `invalid_body` StreamError."""
     try:
         body = response.json()
@@ -123,12 +133,31 @@ def refusal_rule(response: httpx.Response) -> str | None:
     return rule if isinstance(rule, str) else None
 
 
+def reads_rate(declaration: Any) -> bool:
+    """Whether a keeper for this declaration reads the control rate: only to turn counts in seconds into steps
+    (spec/schedule.md; `schedule.of` looks at the rate for nothing else)."""
+    return isinstance(declaration, dict) and declaration.get("unit") == "seconds"
+
+
+def as_json(value: Any) -> str:
+    """A configuration value as it is written in /stream/info or a vector: JSON, never a Python repr."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def replay_budget(plan: Plan, requests: int, scale: float, timeout_s: float) -> float:
+    """Real seconds one replay may take: its advances and the waits of its acts on the worker's clock, plus
+    REQUEST_ALLOWANCE_S per request, plus twice one request's deadline (an act's includes the wait): the replay
+    stops at the first request that reaches its deadline, and the second is slack for a loaded machine."""
+    wait = stream_wait_s() * scale
+    return plan.duration * scale + len(plan.waits) * wait + requests * REQUEST_ALLOWANCE_S + 2 * (timeout_s + wait)
+
+
 def needs(data: dict[str, Any], wait_s: float) -> str:
-    """The worker configuration a scenario needs, as `iospec worker` flags would state it."""
+    """The worker configuration a scenario needs, as `iospec worker` flags would state it (values as JSON)."""
     limits = data.get("limits") or {}
-    parts = [f"declaration {data['declaration']!r}"]
-    if "rate" in data:
-        parts.append(f"rate {data['rate']!r}")
+    parts = [f"declaration {as_json(data['declaration'])}"]
+    if "rate" in data and reads_rate(data["declaration"]):
+        parts.append(f"rate {as_json(data['rate'])}")
     if data.get("episode_idle") is not None:
         parts.append(f"episode_idle {data['episode_idle']}")
     parts += [f"{name} {value}" for name, value in limits.items()]
@@ -145,6 +174,8 @@ def judge(case: SuiteCase, replayed: Replayed) -> Verdict:
         where = f"operation {index} ({operation_name(operation)})"
         expected, got = expected_outcome(index, operation), replayed.outcomes[index]
         if got is None and replayed.stopped_at is not None:
+            if index in replayed.problems:  # the act the replay stopped at: neither answered nor listed as waiting
+                return Verdict("fail", f"{where}: " + "; ".join(replayed.problems[index]))
             continue  # an act still undecided when the replay stopped at a departure further on
         if isinstance(got, dict) and "transport" in got:
             difference = Difference(f"$.outcomes[{index}]", expected, got)
@@ -222,7 +253,7 @@ class Prober:
         differs = []
         if not json_equal(data["declaration"], config.declaration):
             differs.append("declaration")
-        if not json_equal(data.get("rate"), config.rate):
+        if reads_rate(data["declaration"]) and not json_equal(data.get("rate"), config.rate):
             differs.append("rate")
         if data.get("episode_idle") != config.episode_idle:
             differs.append("episode_idle")
@@ -269,11 +300,33 @@ class Prober:
         outcome, ok, note = xfail.outcome(verdict, entry)
         return Record(case, verdict, outcome, ok, note, entry, time.monotonic() - begun)
 
-    async def _make_keeper(self, body: dict[str, Any]) -> httpx.Response | Verdict:
+    async def _make_keeper(self, body: dict[str, Any]) -> Answer:
+        """POST /stream/keepers; a worker that gives no whole answer in time cannot be used (`Unusable`)."""
         try:
-            return await self.client.post(self.url + "/stream/keepers", json=body, timeout=self.settings.http.timeout_s)
-        except httpx.HTTPError as error:
-            return Verdict("error", f"the worker did not answer POST /stream/keepers: {error!r}")
+            return await call(
+                self.client,
+                "POST",
+                self.url + "/stream/keepers",
+                content=json.dumps(body, ensure_ascii=False).encode("utf-8"),
+                headers={"content-type": "application/json"},
+                deadline_s=self.settings.http.timeout_s,
+            )
+        except CallFailed as error:
+            raise Unusable(f"cannot use the worker at {self.url}: {error}") from None
+
+    async def _delete(self, base: str) -> str | None:
+        """DELETE a test keeper: None when the worker answered 200, what it answered otherwise; a worker that gives
+        no whole answer in time cannot be used (`Unusable`): it would hold every case the same way."""
+        try:
+            answer = await call(self.client, "DELETE", base, deadline_s=self.settings.http.timeout_s)
+        except CallFailed as error:
+            raise Unusable(f"cannot use the worker at {self.url}: {error}") from None
+        if answer.status_code != 200:
+            return (
+                f"the worker answered DELETE {base.removeprefix(self.url)} with status {answer.status_code}; "
+                "conformance/worker.md (Test keepers) says 200"
+            )
+        return None
 
     async def _setup_refused(self, case: SuiteCase) -> Verdict:
         """A setup that STR-SETUP refuses (a case-level `expect`) must be refused by the test keeper endpoint with
@@ -281,12 +334,10 @@ class Prober:
         data = case.case.data
         wanted = data["expect"]["error"]
         made = await self._make_keeper(keeper_body(data))
-        if isinstance(made, Verdict):
-            return made
         if made.status_code == 201:
             base = _base_of(made)
             if base is not None:
-                await _quietly(self.client.delete(self.url + base, timeout=self.settings.http.timeout_s))
+                await self._delete(self.url + base)
             return Verdict("fail", f"the worker made a keeper for this setup; STR-SETUP refuses it ({wanted})")
         rule = refusal_rule(made)
         if rule == wanted:
@@ -304,8 +355,6 @@ class Prober:
         problems: list[Violation] = []
         for _ in range(RETRIES + 1):
             made = await self._make_keeper(keeper_body(data) | {"wait_s": wait_s})
-            if isinstance(made, Verdict):
-                return made
             made_base = _base_of(made) if made.status_code == 201 else None
             if made_base is None:
                 rule = refusal_rule(made)
@@ -320,7 +369,9 @@ class Prober:
             try:
                 verdict, problems = await self._replay(case, plan, target)
             finally:
-                await _quietly(self.client.delete(base, timeout=self.settings.http.timeout_s))
+                deleted = await self._delete(base)
+            if deleted is not None:
+                return Verdict("error", deleted)
             if not problems:
                 return verdict
             tried = wait_s
@@ -353,16 +404,22 @@ class Prober:
         """(the verdict, the timing constraints the real times did not prove: then the verdict means nothing)."""
         http = self.settings.http
         operations = case.case.data["operations"]
-        budget = plan.duration * target.scale + (len(operations) + 2) * (http.timeout_s + 10 * target.scale) + 5
+        requests = sum("advance" not in operation for operation in operations)
+        budget = replay_budget(plan, requests, target.scale, http.timeout_s)
         try:
             replayed = await asyncio.wait_for(replay(self.client, target, operations, plan, http), budget)
         except TimeoutError:
-            return Verdict("fail", f"the scenario did not finish within {budget:.0f} s"), []
+            return Verdict(
+                "fail",
+                f"the worker did not let the scenario finish within its budget of {budget:.1f} s (its advances and "
+                f"act waits on this worker's clock, {REQUEST_ALLOWANCE_S:g} s per request, and one request's "
+                "--timeout; conformance/worker.md, Time budgets and the answer cap)",
+            ), []
         found = violations(plan, replayed.timings, target.scale, self.settings.latency_s, replayed.stopped_time)
         return judge(case, replayed), found
 
 
-def _base_of(made: httpx.Response) -> str | None:
+def _base_of(made: Answer) -> str | None:
     try:
         base = made.json().get("base")
     except (ValueError, AttributeError):
@@ -388,11 +445,6 @@ def _fresh_id(run_id: str, prefix: object, name: str) -> str | None:
     return fresh
 
 
-async def _quietly(call: Any) -> None:
-    with contextlib.suppress(httpx.HTTPError):
-        await call
-
-
 async def probe_cases(
     client: httpx.AsyncClient,
     url: str,
@@ -414,7 +466,12 @@ async def probe_cases(
     # The scenarios that sleep longest start first, so that many short ones fill the time they take.
     longest_first = sorted(range(len(cases)), key=lambda n: -_sleeps(cases[n]))
     tasks = {number: asyncio.create_task(one(number, cases[number])) for number in longest_first}
-    records = [await tasks[number] for number in range(len(cases))]
+    try:
+        records = [await tasks[number] for number in range(len(cases))]
+    finally:  # a worker found unusable (or the run's budget) ends every replay still going
+        for task in tasks.values():
+            task.cancel()
+        await asyncio.gather(*tasks.values(), return_exceptions=True)
     return records, prober
 
 
