@@ -251,6 +251,9 @@ class HttpServer:
         """End a connection's task from outside; it leaves the table now so that its place is free at once."""
         connection.cut = why
         self.connections.pop(connection, None)
+        if why == "evict":
+            age = round((time.monotonic() - connection.accepted) * 1000, 3)
+            self.write_log({"event": "evicted", "served": connection.served, "age_ms": age})
         if connection.writer is not None:
             connection.writer.close()
         if connection.task is not None:
@@ -305,6 +308,10 @@ class HttpServer:
                 await self._protocol_error(connection, error)
                 return None
             if isinstance(event, h11.Request):
+                size = len(event.method) + len(event.target) + sum(len(n) + len(v) + 4 for n, v in event.headers)
+                if size > MAX_HEAD_BYTES:  # h11 bounds only heads that arrive in pieces
+                    await self._protocol_error(connection, h11.RemoteProtocolError("too large", 431))
+                    return None
                 return event
             if event is not h11.NEED_DATA:
                 return None  # ConnectionClosed, or a client that sent more after Connection: close
@@ -519,8 +526,10 @@ class HttpServer:
         tasks = [c.task for c in self.connections if c.task is not None]
         if tasks:
             forced = asyncio.ensure_future(self._force.wait())
-            await asyncio.wait([*tasks, forced], timeout=self.settings.shutdown_timeout_s)
+            every = asyncio.ensure_future(asyncio.wait(tasks))
+            await asyncio.wait([every, forced], timeout=self.settings.shutdown_timeout_s, return_when="FIRST_COMPLETED")
             forced.cancel()
+            every.cancel()
         leftover = list(self.connections)
         for connection in leftover:
             self._cut(connection, "force")
