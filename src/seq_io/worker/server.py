@@ -324,7 +324,7 @@ class HttpServer:
                 else:
                     await self._receive(connection, deadline)
             except TimeoutError:
-                if started or connection.served == 0:
+                if started:  # a head begun and not finished; a silent connection is no request
                     self.write_log(
                         {
                             "method": None,
