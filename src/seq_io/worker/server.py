@@ -56,6 +56,13 @@ MAX_HEAD_BYTES = 16 * 1024
 READ_SIZE = 65536
 ACCEPT_PAUSE_S = 0.1
 ACCEPT_BATCH = 64
+FULL_PAUSE_S = 0.05
+"""How long accepting pauses, at a time, when the table is full and no connection can be evicted."""
+FULL_WAIT_S = 1.0
+"""How long new connections wait in the backlog for room before they are answered 503 `too_many_connections`: a
+burst of quick requests is served, a table full of long ones is refused."""
+EVICT_GRACE_S = 1.0
+"""A connection that has sent no request yet is safe from eviction this long (at most half --header-timeout)."""
 OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
 
@@ -130,12 +137,14 @@ class HttpServer:
     def __init__(self, worker: Worker, settings: ServerSettings, log: TextIO | None) -> None:
         self.worker, self.settings, self.log = worker, settings, log
         self.limit = connection_cap(settings.max_connections)
+        self.evict_grace_s = min(EVICT_GRACE_S, settings.header_timeout_s / 2)
         self.connections: dict[Connection, None] = {}  # insertion order: oldest first
         self.body_timeout_s = worker.settings.body_timeout_s
         self.max_body_bytes = worker.settings.max_body_bytes
         self._listener: socket.socket | None = None
         self._accepting = False
         self._out_of_fds_said = False
+        self._full_since: float | None = None
         self._stop: asyncio.Event | None = None
         self._force: asyncio.Event | None = None
 
@@ -172,19 +181,26 @@ class HttpServer:
     def _accept_ready(self) -> None:
         assert self._listener is not None
         for _ in range(ACCEPT_BATCH):
+            room = self._make_room()
+            if room == "wait":  # young connections will send their requests or age into evictable ones
+                self._pause_accepting(FULL_PAUSE_S)
+                return
             try:
                 client, _ = self._listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as error:
                 if error.errno in OUT_OF_FDS:
-                    self._pause_accepting(error)
+                    self._out_of_fds(error)
                     return
                 continue  # ECONNABORTED and the like: that client is gone, the next one may not be
             self._out_of_fds_said = False
-            self._admit(client)
+            if room == "refuse":
+                self._refuse(client)
+            else:
+                self._admit(client)
 
-    def _pause_accepting(self, error: OSError) -> None:
+    def _out_of_fds(self, error: OSError) -> None:
         """Out of file descriptors: stop accepting for ACCEPT_PAUSE_S, say it once per shortage."""
         if not self._out_of_fds_said:
             self._out_of_fds_said = True
@@ -196,11 +212,16 @@ class HttpServer:
                     "hint": "raise `ulimit -n` or lower --max-connections",
                 }
             )
+        self._pause_accepting(ACCEPT_PAUSE_S)
+
+    def _pause_accepting(self, seconds: float) -> None:
+        """Leave new connections in the kernel's backlog for a while (or until a connection ends)."""
         loop = asyncio.get_running_loop()
         assert self._listener is not None
-        loop.remove_reader(self._listener.fileno())
+        if self._accepting:
+            loop.remove_reader(self._listener.fileno())
         self._accepting = False
-        loop.call_later(ACCEPT_PAUSE_S, self._resume_accepting)
+        loop.call_later(seconds, self._resume_accepting)
 
     def _resume_accepting(self) -> None:
         if self._listener is not None and not self._accepting:
@@ -211,24 +232,38 @@ class HttpServer:
         client.setblocking(False)
         with contextlib.suppress(OSError):  # not TCP, or already reset
             client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if len(self.connections) >= self.limit and not self._evict():
-            self._refuse(client)
-            return
         connection = Connection(client, time.monotonic(), h11.Connection(h11.SERVER, MAX_HEAD_BYTES))
         self.connections[connection] = None
         connection.task = asyncio.get_running_loop().create_task(self._serve(connection))
 
+    def _make_room(self) -> str:
+        """Whether a new connection may come in: "yes" (below the limit, or one was evicted for it), "wait" (leave
+        it in the kernel's backlog a while: the table holds connections too young to evict, or has been full of busy
+        ones for less than FULL_WAIT_S), "refuse" (full of busy connections for longer: answer 503)."""
+        if len(self.connections) < self.limit or self._evict():
+            self._full_since = None
+            return "yes"
+        if any(c.phase == "head" and c.served == 0 and c.cut is None for c in self.connections):
+            return "wait"  # each will send its request (busy) or pass the grace period (evictable)
+        now = time.monotonic()
+        if self._full_since is None:
+            self._full_since = now
+        return "wait" if now - self._full_since < FULL_WAIT_S else "refuse"
+
     def _evict(self) -> bool:
         """Cut the oldest connection that has not sent a whole request, preferring those that never did (a slow or
-        silent client) over idle keep-alives; False when every connection is busy with a request."""
+        silent client, once older than the grace period: a burst of good clients must not evict each other before
+        they could send) over idle keep-alives; False when there is none."""
+        grace_end = time.monotonic() - self.evict_grace_s
         idle: Connection | None = None
         for connection in self.connections:
             if connection.phase != "head" or connection.cut is not None:
                 continue
             if connection.served == 0:
-                self._cut(connection, "evict")
-                return True
-            if idle is None:
+                if connection.accepted <= grace_end:
+                    self._cut(connection, "evict")
+                    return True
+            elif idle is None:
                 idle = connection
         if idle is None:
             return False
@@ -278,8 +313,11 @@ class HttpServer:
                 raise
         except (ConnectionError, OSError):
             pass  # the client went away; its request's line says so
+        except Exception as error:  # a bug of the server: one log line, the connection closed, never a traceback
+            self.write_log({"event": "connection_error", "error": repr(error)[:300]})
         finally:
             self.connections.pop(connection, None)
+            self._resume_accepting()  # accepting may have paused for a full table
             if connection.writer is not None:
                 connection.writer.close()
             else:
@@ -366,7 +404,9 @@ class HttpServer:
             headers[key] = f"{headers[key]}, {text}" if key in headers else text
         route = self._route(method, path, headers)
         reply: Reply | None = route.reply
-        if reply is None:
+        if reply is not None:
+            connection.phase = "handling"  # answered from its head: a drain no longer cuts it
+        else:
             reply = await self._read_and_handle(connection, route, path, headers)
         if reply is None:  # the client went away mid-body: nobody to answer
             self._log_request(method, path, None, "cut", begun, route.log)
@@ -428,6 +468,8 @@ class HttpServer:
         if declared.isdigit() and int(declared) > limit:
             return too_large(limit, int(declared))
         parser = connection.parser
+        if parser.they_are_waiting_for_100_continue and connection.writer is not None:
+            connection.writer.write(parser.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
         deadline = time.monotonic() + self.body_timeout_s
         chunks: list[bytes] = []
         total = 0
@@ -562,6 +604,9 @@ class HttpServer:
             await self.finish()
         finally:
             self.stop_accepting()
+            # From here a signal finds nothing left to force: blocked, it can no longer kill the exiting process
+            # (asyncio restores the default handlers when the loop closes), whose exit status stays 0.
+            signal.pthread_sigmask(signal.SIG_BLOCK, signals)
             for sig in signals:
                 loop.remove_signal_handler(sig)
 
@@ -580,3 +625,5 @@ def serve(
 ) -> None:
     """Serve until a signal; returns once the requests in flight are answered (or the timeout cut them off)."""
     asyncio.run(HttpServer(worker, settings, log).run(listener, started))
+    for sig in (signal.SIGINT, signal.SIGTERM):  # a late signal, pending while blocked, is dropped on exit
+        signal.signal(sig, signal.SIG_IGN)
