@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import resource
+import select
 import signal
 import socket
 import subprocess
@@ -289,3 +291,33 @@ def test_a_port_out_of_range_is_a_usage_error(port: str) -> None:
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("usage:") and done.stderr.strip().splitlines()[-1].count("--port") == 1
+
+
+def test_the_connection_limit_is_capped_by_the_open_file_limit_and_said_at_start() -> None:
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (300, 300))
+
+    argv = worker("--max-connections", "1024")
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=low_limit, cwd=REPO
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        ready, _, _ = select.select([process.stderr], [], [], 30)  # bounded: a worker that never starts fails
+        assert ready, "the worker wrote no start line within 30 s"
+        start = json.loads(process.stderr.readline())  # the first log line, written before the address is printed
+        assert start == {
+            "event": "listening",
+            "max_connections": 300 - 128,
+            "requested_max_connections": 1024,
+            "capped_by": "RLIMIT_NOFILE",
+        }
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
