@@ -8,7 +8,9 @@ WHY it is shaped this way, and not an ASGI server: every byte the worker writes 
 including those to malformed HTTP, oversize heads, too many connections and the shutdown, is a StreamError-shaped
 body with the header (conformance/worker.md); a connection is timed from its accept, so clients that send nothing,
 or one byte a second, cannot hold the connection limit; the limit counts connections that have not yet sent a
-request as the first to go, so a well-behaved client still gets served when an attacker opens thousands; and
+request as the first to go (after a grace period, so that a burst of good clients does not evict itself), so a
+well-behaved client still gets served when an attacker opens thousands; a full table leaves newcomers in the
+kernel's backlog for a moment before it refuses them, so a burst of quick requests is served; and
 running out of file descriptors pauses accepting for a moment with one log line instead of a traceback per try.
 h11 does the parsing (no I/O of its own, pure Python, strict about framing); asyncio streams do the I/O.
 
