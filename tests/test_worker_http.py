@@ -321,3 +321,18 @@ def test_the_connection_limit_is_capped_by_the_open_file_limit_and_said_at_start
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_a_client_gone_mid_body_is_logged_cut_not_a_status_0(short: Running) -> None:
+    with connect(short.url) as sock:
+        sock.sendall(
+            b"POST /observe HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+            b'{"episode_id": "gone-mid-body"'
+        )
+        time.sleep(0.2)
+    give_up = time.monotonic() + 10
+    while not (cut := [line for line in short.log_lines() if line.get("outcome") == "cut"]):
+        assert time.monotonic() < give_up, "no `cut` log line within 10 s"
+        time.sleep(0.05)
+    assert cut[-1]["path"] == "/observe" and cut[-1]["status"] is None
+    assert all(line.get("status") != 0 for line in short.log_lines())
