@@ -163,7 +163,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also serve the test keepers a probe uses (conformance/worker.md); never in production",
     )
-    parser.add_argument("--quiet", action="store_true", help="no request log lines on stderr")
+    parser.add_argument("--quiet", action="store_true", help="nothing on stderr: no request log lines, no other text")
     parser.add_argument(
         "--shutdown-timeout",
         type=_seconds,
