@@ -8,7 +8,10 @@ Each test starts its own worker with short timeouts (or shares one), waits with 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import errno
+import io
 import json
 import resource
 import select
@@ -336,3 +339,51 @@ def test_a_client_gone_mid_body_is_logged_cut_not_a_status_0(short: Running) -> 
         time.sleep(0.05)
     assert cut[-1]["path"] == "/observe" and cut[-1]["status"] is None
     assert all(line.get("status") != 0 for line in short.log_lines())
+
+
+class _ExhaustedListener(socket.socket):
+    """A listening socket whose accept fails with EMFILE while `failing` is set, as when the process is out of
+    file descriptors."""
+
+    failing = True
+    tries = 0
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        if self.failing:
+            self.tries += 1
+            raise OSError(errno.EMFILE, "Too many open files")
+        return super().accept()
+
+
+def test_out_of_file_descriptors_pauses_accepting_with_one_log_line() -> None:
+    from seq_io.reference.keeper import Limits
+    from seq_io.worker.app import Worker, WorkerSettings
+    from seq_io.worker.host import StreamConfig
+    from seq_io.worker.server import ACCEPT_PAUSE_S, HttpServer, ServerSettings
+
+    log = io.StringIO()
+    worker_ = Worker(StreamConfig(None, None, None, Limits.of_contract(), 1.0), WorkerSettings(log=None))
+    server = HttpServer(worker_, ServerSettings(), log)
+    listener = _ExhaustedListener(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+
+    async def scenario() -> bytes:
+        server.start_accepting(listener)
+        reader, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+        await asyncio.sleep(ACCEPT_PAUSE_S * 5)  # five pauses' worth of failing accepts
+        listener.failing = False
+        writer.write(b"GET /stream/info HTTP/1.1\r\nHost: t\r\n\r\n")
+        async with asyncio.timeout(5):
+            answer = await reader.readuntil(b"\r\n\r\n")
+        writer.close()
+        server.stop_accepting()
+        return answer
+
+    try:
+        answer = asyncio.run(scenario())
+    finally:
+        listener.close()
+    assert answer.startswith(b"HTTP/1.1 200")
+    lines = [json.loads(line) for line in log.getvalue().splitlines()]
+    assert [line["event"] for line in lines if "event" in line] == ["accept_paused"]
+    assert 2 <= listener.tries <= 10, f"{listener.tries} accept tries in {ACCEPT_PAUSE_S * 5} s: a busy loop"
