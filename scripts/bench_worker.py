@@ -1,9 +1,9 @@
 """Load and fault benchmark of `iospec worker` (`make bench-worker`): N concurrent episodes (1, 16, 256), each posting
 frames in batches and acting after each batch over loopback for a bounded time → frames/s, p50/p99 latency of
-/observe and /act, the worker's peak RSS, and the throughput as a ratio to the same server (uvicorn, Starlette, the
-worker's middleware) answering a no-op handler, measured in the same run → then every episode's answers (each
-`through`, each act's envelope) checked against the reference keeper's replay of the same traffic: nothing lost,
-nothing doubled.
+/observe and /act, the worker's peak RSS, and the throughput as a ratio to the same server (the worker's own
+HTTP server, its body reading and parse) answering a no-op handler, measured in the same run → then every episode's
+answers (each `through`, each act's envelope) checked against the reference keeper's replay of the same traffic:
+nothing lost, nothing doubled.
 
 `--faults` adds, beside the regular episodes, clients that disconnect in the middle of a post, resend a post after
 giving up on its answer, and post past the limits (MAX_STREAM_FRAMES, the body size); the regular episodes must
@@ -265,30 +265,25 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def serve_noop() -> None:
-    """The baseline server: the worker's stack (uvicorn, Starlette, middleware, body reading) with handlers that
-    answer a constant instead of calling the keeper."""
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import Response
-    from starlette.routing import Route
+    """The baseline server: the worker's stack (its HTTP server, body reading and parse) with a route that answers
+    a constant instead of calling the keeper."""
+    from collections.abc import Mapping
 
     from seq_io.reference.keeper import Limits
-    from seq_io.worker.app import BodyRefused, Framing, Worker, WorkerSettings, read_json_body, respond
-    from seq_io.worker.host import StreamConfig
-    from seq_io.worker.serve import WorkerServer, server_config
+    from seq_io.worker.app import Route, Worker, WorkerSettings
+    from seq_io.worker.host import Reply, StreamConfig
+    from seq_io.worker.server import ServerSettings, serve
 
-    worker = Worker(StreamConfig(None, None, None, Limits.of_contract(), 10.0), WorkerSettings(max_body_bytes=MAX_BODY))
+    async def constant(value: Any) -> Reply:
+        return Reply(200, {"through": -1})
 
-    async def noop(request: Request) -> Response:
-        try:
-            await read_json_body(request, worker.settings)
-        except BodyRefused as refused:
-            return respond(refused.reply)
-        return Response(b'{"through": -1}', media_type="application/json")
+    class Noop(Worker):
+        def route(self, method: str, path: str, headers: Mapping[str, str]) -> Route:
+            if method == "POST" and path in ("/observe", "/act"):
+                return Route(None, work=constant)
+            return super().route(method, path, headers)
 
-    app = Framing(
-        Starlette(routes=[Route("/observe", noop, methods=["POST"]), Route("/act", noop, methods=["POST"])]), worker
-    )
+    worker = Noop(StreamConfig(None, None, None, Limits.of_contract(), 10.0), WorkerSettings(max_body_bytes=MAX_BODY))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
@@ -297,7 +292,7 @@ def serve_noop() -> None:
         print(f"listening on {url}", flush=True)
         print(json.dumps({"listening": url}), flush=True)
 
-    asyncio.run(WorkerServer(server_config(app, 5), worker.drain, started).serve(sockets=[sock]))
+    serve(worker, sock, started, ServerSettings(shutdown_timeout_s=5), None)
 
 
 def main(argv: list[str] | None = None) -> int:

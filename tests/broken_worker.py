@@ -23,7 +23,7 @@ import socket
 import sys
 from typing import Any
 
-from seq_io.worker import app as worker_app
+from seq_io.worker import server as worker_server
 from seq_io.worker.cli import main as worker_main
 from seq_io.worker.host import KeeperHost, Reply
 
@@ -89,7 +89,7 @@ def _lazy_deadline() -> None:
 
 
 def _no_header() -> None:
-    worker_app.FORMATS_HEADER = "X-Not-The-Header"  # type: ignore[attr-defined]  # the name the middleware reads
+    worker_server.FORMATS_HEADER = "X-Not-The-Header"  # type: ignore[attr-defined]  # the name the server writes
 
 
 def _hang_act() -> None:

@@ -345,7 +345,7 @@ def test_the_example_uploader_sees_the_envelopes_it_expects() -> None:
 
 @pytest.mark.parametrize("argv", [["worker"], ["probe", "--worker", "http://127.0.0.1:9"]])
 def test_without_the_http_extra_it_is_one_line(argv: list[str]) -> None:
-    blocked = "import sys; sys.modules['starlette'] = sys.modules['uvicorn'] = sys.modules['httpx'] = None; "
+    blocked = "import sys; sys.modules['h11'] = sys.modules['httpx'] = None; "
     run = f"from seq_io.cli import main; sys.exit(main({argv!r}))"
     done = subprocess.run(
         [sys.executable, "-c", blocked + run], capture_output=True, text=True, timeout=60, check=False

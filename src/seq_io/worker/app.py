@@ -1,5 +1,7 @@
-"""HTTP requests → bounded body reading, the wire reader of spec/validation.md → the keeper host (`host.py`) → JSON
-answers with the `Seq-Accept-Formats` header, plus one structured log line per request on stderr.
+"""A request's head (method, path, headers) → a `Route`: an answer at once (404, 405, a refused content type) or
+the work to do once the server has read the body → the wire reader of spec/validation.md → the keeper host
+(`host.py`) → a `Reply` (status and JSON body). The HTTP server (`server.py`) frames it, adds the
+`Seq-Accept-Formats` header and writes the log line.
 
 The surface (conformance/worker.md says it for users): `POST /observe` and `POST /act` exactly as spec/stream.md
 § 10 (STR-HTTP) says; `GET /stream/info`, where the worker states its configuration and its wait; and, only when
@@ -8,14 +10,13 @@ started with `--testing`, the test keepers a probe uses (`POST /stream/keepers`,
 
 WHY it is shaped this way:
 
-- Starlette gives the routing, the request stream and the responses; everything the spec decides (statuses,
-  bodies, the header) is written here explicitly, and every path ends in a JSON body of the StreamError shape,
-  including 404, 405, 500 and 503, which spec/stream.md does not define (their codes are outside StreamError's
-  enum, and worker.md lists them).
-- A body is read chunk by chunk and refused as soon as it passes `max_body_bytes`, before any parsing: a
-  Content-Length above the limit is refused without reading a byte, a chunked body when its running count passes
-  it, and a body that trickles in is cut off after `body_timeout_s`. Memory per request is therefore bounded by the
-  limit whatever the client sends.
+- Routing is two steps because the server must know before it reads a byte of the body whether to read it: a
+  request to an unknown path or with the wrong content type is answered from its head alone. Everything the spec
+  decides (statuses, bodies) is written here explicitly as plain functions, free of any HTTP library, and every
+  answer is a JSON body of the StreamError shape, including 404, 405, 500 and 503, which spec/stream.md does not
+  define (their codes are outside StreamError's enum, and worker.md lists them).
+- The body's bytes are read by the server within `max_body_bytes` and `body_timeout_s` (memory per request is
+  bounded whatever the client sends); they are parsed here, at one call site (`parse_body`).
 - A refused body is `stream.invalid-body` (400) with the reader's issues: bytes that are not UTF-8, text that
   breaks the wire rules, a content type other than application/json, a body over the size limit. The keeper
   checks the value itself (STR-POST-BODY, STR-ACT-BODY) through the validation API's fast path.
@@ -25,24 +26,15 @@ WHY it is shaped this way:
 
 from __future__ import annotations
 
-import asyncio
 import json
+import re
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
-from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
 from seq_io.reference.keeper import (
-    FORMATS_HEADER,
     INVALID_BODY,
     INVALID_SCENARIO,
     Limits,
@@ -85,7 +77,7 @@ class WorkerSettings:
     implementation: tuple[str, str] = ("seq-io-ref-worker", "0")
 
 
-def _shaped(status: int, code: str, reason: str, message: str, **details: Any) -> Reply:
+def shaped(status: int, code: str, reason: str, message: str, **details: Any) -> Reply:
     """An answer outside spec/stream.md's table, in the StreamError shape (conformance/worker.md)."""
     return Reply(status, {"error": {"code": code, "message": message, "details": {"reason": reason, **details}}})
 
@@ -105,56 +97,38 @@ class BodyRefused(Exception):
         self.reply = reply
 
 
-def _check_media_type(request: Request) -> None:
-    header = request.headers.get("content-type")
-    if header is None:
-        raise BodyRefused(_invalid_body(HTTP_CONTENT_TYPE, "the request has no Content-Type; send application/json"))
-    media, *parameters = (part.strip() for part in header.split(";"))
+def media_type_refusal(content_type: str | None) -> Reply | None:
+    """The 400 for a body that is not declared application/json (UTF-8), or None when it is."""
+    if content_type is None:
+        return _invalid_body(HTTP_CONTENT_TYPE, "the request has no Content-Type; send application/json")
+    media, *parameters = (part.strip() for part in content_type.split(";"))
     charset_ok = all(
         not p.lower().startswith("charset=") or p[8:].strip('"').lower() in ("utf-8", "utf8") for p in parameters
     )
     if media.lower() != MEDIA_TYPE or not charset_ok:
-        raise BodyRefused(
-            _invalid_body(HTTP_CONTENT_TYPE, f"the Content-Type is {header!r}; send application/json (UTF-8)")
-        )
+        return _invalid_body(HTTP_CONTENT_TYPE, f"the Content-Type is {content_type!r}; send application/json (UTF-8)")
+    return None
 
 
-async def read_json_body(request: Request, settings: WorkerSettings) -> Any:
-    """The request's JSON value, read within the size and time limits (BodyRefused otherwise)."""
-    _check_media_type(request)
-    limit = settings.max_body_bytes
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
-        raise BodyRefused(
-            _invalid_body(
-                HTTP_TOO_LARGE,
-                f"the body has {int(declared)} bytes, more than this worker reads ({limit}, --max-body-bytes)",
-            )
+def too_large(limit: int, declared: int | None = None) -> Reply:
+    """The 400 for a body over `--max-body-bytes`: declared up front, or passed while it arrived."""
+    if declared is not None:
+        return _invalid_body(
+            HTTP_TOO_LARGE, f"the body has {declared} bytes, more than this worker reads ({limit}, --max-body-bytes)"
         )
-    chunks: list[bytes] = []
-    total = 0
+    return _invalid_body(
+        HTTP_TOO_LARGE, f"the body passed {limit} bytes, more than this worker reads (--max-body-bytes)"
+    )
+
+
+def body_timed_out(seconds: float) -> Reply:
+    return _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {seconds:g} s (--body-timeout)")
+
+
+async def parse_body(body: bytes) -> Any:
+    """The request's JSON value under the wire rules of spec/validation.md (BodyRefused otherwise)."""
     try:
-        async with asyncio.timeout(settings.body_timeout_s):
-            async for chunk in request.stream():
-                total += len(chunk)
-                if total > limit:
-                    raise BodyRefused(
-                        _invalid_body(
-                            HTTP_TOO_LARGE,
-                            f"the body passed {limit} bytes, more than this worker reads (--max-body-bytes)",
-                        )
-                    )
-                chunks.append(chunk)
-    except ClientDisconnect:  # nobody is left to read the answer; the log line still tells
-        raise BodyRefused(
-            _invalid_body(HTTP_DISCONNECTED, "the client went away before its body arrived whole")
-        ) from None
-    except TimeoutError:
-        raise BodyRefused(
-            _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {settings.body_timeout_s:g} s")
-        ) from None
-    try:
-        text = b"".join(chunks).decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BodyRefused(
             _invalid_body(WIRE_JSON_SYNTAX, f"the body is not UTF-8 ({error.reason} at byte {error.start})")
@@ -221,19 +195,56 @@ class Worker:
             "testing": self.settings.testing,
         }
 
-    def host(self, request: Request) -> KeeperHost:
-        key = request.path_params.get("key")
-        if key is None:
-            return self.root
-        host = self.keepers.get(key)
+    def route(self, method: str, path: str, headers: Mapping[str, str]) -> Route:
+        """What to do with a request, from its head alone (see `Route`)."""
+        found = _match(path, self.settings.testing)
+        if found is None:
+            return Route(shaped(404, "not_found", "not_found", f"nothing is served at {path[:200]}"))
+        endpoint, key = found
+        allowed = ALLOWED[endpoint]
+        if method != allowed:
+            reply = shaped(405, "method_not_allowed", "method_not_allowed", f"{method} is not served at {path}")
+            return Route(reply, headers=(("allow", allowed),))
+        host = self.root if key is None or endpoint in ("keeper", "keepers") else self.keepers.get(key)
         if host is None:
-            raise HTTPException(404, f"no test keeper {key!r} (deleted, expired, or never made)")
-        return host
+            return Route(
+                shaped(404, "not_found", "not_found", f"no test keeper {key!r} (deleted, expired, or never made)")
+            )
+        if endpoint == "info":
+            return Route(Reply(200, self.info()))
+        if endpoint == "waiting":
+            return Route(Reply(200, {"waiting": host.waiting()}))
+        if endpoint == "keeper":
+            return Route(self.delete_keeper(key or ""))
+        refused = media_type_refusal(headers.get("content-type"))
+        if refused is not None:
+            return Route(refused)
+        work: Callable[[Any], Awaitable[Reply]]
+        if endpoint == "observe":
+            work = _sync(host.observe)
+        elif endpoint == "act":
+            work = host.act
+        else:
+            work = _sync(self.make_keeper)
+        return Route(None, work=work, summarize=endpoint in ("observe", "act"))
+
+    async def handle(self, route: Route, path: str, body: bytes) -> Reply:
+        """The answer to a request whose body the server has read whole."""
+        assert route.work is not None
+        try:
+            value = await parse_body(body)
+        except BodyRefused as refused:
+            return refused.reply
+        if route.summarize:
+            route.log.update(_summary(value, path))
+        if self.draining:  # the body was still arriving when the shutdown began
+            return shutting_down()
+        return await route.work(value)
 
     def make_keeper(self, body: Any) -> Reply:
         self._expire_keepers()
         if len(self.keepers) >= MAX_TEST_KEEPERS:
-            return _shaped(
+            return shaped(
                 429,
                 "too_many_requests",
                 "too_many_keepers",
@@ -256,7 +267,7 @@ class Worker:
     def delete_keeper(self, key: str) -> Reply:
         host = self.keepers.pop(key, None)
         if host is None:
-            return _shaped(404, "not_found", "unknown_keeper", f"no test keeper {key!r}")
+            return shaped(404, "not_found", "unknown_keeper", f"no test keeper {key!r}")
         host.close(unavailable("keeper_deleted", "the test keeper was deleted"))
         return Reply(200, {"deleted": key})
 
@@ -314,162 +325,59 @@ def test_config(body: Any, root: StreamConfig) -> StreamConfig:
     return StreamConfig(body["declaration"], body.get("rate"), idle, limits, float(wait_s))
 
 
-def _dump(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+def shutting_down() -> Reply:
+    return unavailable("shutting_down", "the worker is shutting down; nothing of this request was kept")
 
 
-def respond(reply: Reply, headers: dict[str, str] | None = None) -> Response:
-    return Response(_dump(reply.body), reply.status, headers=headers, media_type=MEDIA_TYPE)
-
-
-def build_app(worker: Worker) -> Starlette:  # noqa: C901 (the routes are closures over the worker, counted as one)
-    """The Starlette application of one worker."""
-    settings = worker.settings
-
-    async def with_body(request: Request, work: Callable[[Any], Awaitable[Reply]]) -> Response:
-        try:
-            body = await read_json_body(request, settings)
-        except BodyRefused as refused:
-            return respond(refused.reply)
-        request.state.log = _summary(body, request.url.path)
-        if worker.draining:  # the body was still arriving when the shutdown began
-            return respond(
-                unavailable("shutting_down", "the worker is shutting down; nothing of this request was kept")
-            )
-        return respond(await work(body))
-
-    async def observe(request: Request) -> Response:
-        host = worker.host(request)
-
-        async def work(body: Any) -> Reply:
-            return host.observe(body)
-
-        return await with_body(request, work)
-
-    async def act(request: Request) -> Response:
-        return await with_body(request, worker.host(request).act)
-
-    async def info(request: Request) -> Response:
-        return respond(Reply(200, worker.info()))
-
-    async def waiting(request: Request) -> Response:
-        return respond(Reply(200, {"waiting": worker.host(request).waiting()}))
-
-    async def keepers(request: Request) -> Response:
-        async def work(body: Any) -> Reply:
-            return worker.make_keeper(body)
-
-        return await with_body(request, work)
-
-    async def delete_keeper(request: Request) -> Response:
-        return respond(worker.delete_keeper(request.path_params["key"]))
-
-    routes = [
-        Route("/observe", observe, methods=["POST"]),
-        Route("/act", act, methods=["POST"]),
-        Route("/stream/info", info, methods=["GET"]),
-    ]
-    if settings.testing:
-        routes += [
-            Route("/stream/waiting", waiting, methods=["GET"]),
-            Route("/stream/keepers", keepers, methods=["POST"]),
-            Route("/stream/keepers/{key}", delete_keeper, methods=["DELETE"]),
-            Route("/stream/keepers/{key}/observe", observe, methods=["POST"]),
-            Route("/stream/keepers/{key}/act", act, methods=["POST"]),
-            Route("/stream/keepers/{key}/stream/waiting", waiting, methods=["GET"]),
-        ]
-
-    async def http_error(request: Request, error: Exception) -> Response:
-        assert isinstance(error, HTTPException)
-        if error.status_code == 405:
-            reply = _shaped(
-                405, "method_not_allowed", "method_not_allowed", f"{request.method} is not served at {request.url.path}"
-            )
-            return respond(reply, {"Allow": (error.headers or {}).get("Allow", "")})
-        if error.status_code == 404:
-            return respond(
-                _shaped(
-                    404,
-                    "not_found",
-                    "not_found",
-                    error.detail if error.detail != "Not Found" else f"nothing is served at {request.url.path}",
-                )
-            )
-        return respond(_shaped(error.status_code, "http_error", "http_error", str(error.detail)))
-
-    async def crashed(request: Request, error: Exception) -> Response:
-        print(f"iospec worker: internal error on {request.method} {request.url.path}: {error!r}", file=sys.stderr)
-        return respond(
-            _shaped(
-                500,
-                "internal",
-                "internal_error",
-                "the worker failed on this request (a bug); its stderr has the details",
-            )
-        )
-
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        worker.root.start_sweeping()
-        yield
-
-    app = Starlette(
-        routes=routes,
-        exception_handlers={HTTPException: http_error, Exception: crashed},
-        lifespan=asynccontextmanager(lifespan),
+def internal_error() -> Reply:
+    return shaped(
+        500, "internal", "internal_error", "the worker failed on this request (a bug); its log has the details"
     )
-    return app
 
 
-class Framing:
-    """Pure ASGI middleware: the `Seq-Accept-Formats` header on every answer, early 503 while draining, and one
-    JSON log line per request (method, path, status, episode, seq range, duration)."""
+def _sync(function: Callable[[Any], Reply]) -> Callable[[Any], Awaitable[Reply]]:
+    async def work(value: Any) -> Reply:
+        return function(value)
 
-    def __init__(self, app: ASGIApp, worker: Worker) -> None:
-        self.app, self.worker = app, worker
-        self.header = (FORMATS_HEADER.lower().encode("latin-1"), observe_format().encode("latin-1"))
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        begun = time.monotonic()
-        status = {"code": 0}
-
-        async def framed_send(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                status["code"] = message["status"]
-                message["headers"] = [*message.get("headers", []), self.header]
-            await send(message)
-
-        try:
-            if self.worker.draining:
-                reply = unavailable("shutting_down", "the worker is shutting down; nothing of this request was kept")
-                await respond(reply)(scope, receive, framed_send)
-            else:
-                await self.app(scope, receive, framed_send)
-        except ClientDisconnect:
-            status["code"] = 499
-        finally:
-            self._log(scope, status["code"], time.monotonic() - begun)
-
-    def _log(self, scope: Scope, status: int, seconds: float) -> None:
-        log = self.worker.settings.log
-        if log is None:
-            return
-        state = scope.get("state") or {}
-        line = {
-            "method": scope["method"],
-            "path": scope["path"],
-            "status": status,
-            **state.get("log", {}),
-            "ms": round(seconds * 1000, 3),
-        }
-        try:
-            log.write(json.dumps(line, ensure_ascii=False) + "\n")
-            log.flush()
-        except (OSError, ValueError):
-            pass  # a closed or broken log must not take the worker down
+    return work
 
 
-def application(worker: Worker) -> ASGIApp:
-    return Framing(build_app(worker), worker)
+@dataclass
+class Route:
+    """A request's fate from its head: `reply` to answer at once (no body is read), or `work` to run on the parsed
+    body. `headers` are added to the answer (`Allow`); `log` collects what the request's log line says."""
+
+    reply: Reply | None
+    headers: tuple[tuple[str, str], ...] = ()
+    work: Callable[[Any], Awaitable[Reply]] | None = None
+    summarize: bool = False
+    log: dict[str, Any] = field(default_factory=dict)
+
+
+ALLOWED = {"observe": "POST", "act": "POST", "info": "GET", "waiting": "GET", "keepers": "POST", "keeper": "DELETE"}
+"""The one method each endpoint serves (others: 405 with `Allow`)."""
+
+_ROOT = {"/observe": "observe", "/act": "act", "/stream/info": "info"}
+_TESTING = {"/stream/waiting": "waiting", "/stream/keepers": "keepers"}
+_KEEPER = re.compile(r"/stream/keepers/([^/]+)(/observe|/act|/stream/waiting)?")
+_KEEPER_PATHS = {None: "keeper", "/observe": "observe", "/act": "act", "/stream/waiting": "waiting"}
+
+
+def _match(path: str, testing: bool) -> tuple[str, str | None] | None:
+    """(endpoint, test keeper key or None) of a path; None when nothing is served there. No redirects: a trailing
+    slash is another path."""
+    if path in _ROOT:
+        return _ROOT[path], None
+    if not testing:
+        return None
+    if path in _TESTING:
+        return _TESTING[path], None
+    found = _KEEPER.fullmatch(path)
+    if found is None:
+        return None
+    return _KEEPER_PATHS[found.group(2)], found.group(1)
+
+
+def dump(value: Any) -> bytes:
+    """A JSON body: compact, UTF-8, no NaN (the wire rules)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")

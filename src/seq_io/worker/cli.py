@@ -1,12 +1,11 @@
-"""`iospec worker`: argv (a DeploymentPolicy file, the rate, the idle timeout, the wait, scaled-down limits, where to
-listen) → one keeper host → the HTTP app on uvicorn, on a socket bound here → the address printed on stdout →
-serve until SIGINT/SIGTERM → drain → exit 0.
+"""`iospec worker`: argv (a DeploymentPolicy file, the rate, the idle timeout, the wait, scaled-down limits, the
+HTTP layer's bounds, where to listen) → one keeper host → the worker's HTTP server (`server.py`) on a socket bound
+here → the address printed on stdout → serve until SIGINT/SIGTERM → drain → exit 0.
 
 WHY it is shaped this way: the command binds the socket itself (port 0 picks a free one) so that it can print the
-real address before serving, as one plain line and one JSON line that tests and SDKs read. uvicorn's own signal
-handling is replaced: it would re-raise the signal after the graceful shutdown (exit status -15 or a
-KeyboardInterrupt), and the worker must first drain (answer its waiting acts) and then exit 0. The HTTP libraries
-are an extra (`sequences-io-spec[http]`), imported only when the command runs, so a missing extra is one line.
+real address before serving, as one plain line and one JSON line that tests and SDKs read. Every flag is checked
+by argparse (a usage line and exit 2, never a traceback). The HTTP library (h11) is an extra
+(`sequences-io-spec[http]`), imported only when the command runs, so a missing extra is one line.
 """
 
 from __future__ import annotations
@@ -26,6 +25,10 @@ from seq_io.reference.wire import MAX_DOCUMENT_BYTES
 
 EXTRA_HINT = "pip install 'sequences-io-spec[http]'"
 DEFAULT_SHUTDOWN_S = 30.0
+DEFAULT_HEADER_TIMEOUT_S = 10.0
+DEFAULT_KEEP_ALIVE_S = 5.0
+DEFAULT_MAX_CONNECTIONS = 1024
+"""The HTTP layer's defaults (conformance/worker.md); here so that `--help` needs no HTTP extra."""
 
 
 class UsageError(Exception):
@@ -45,6 +48,12 @@ def _seconds(text: str) -> float:
 def _positive_int(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return int(text)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535; 0 picks a free one)")
     return int(text)
 
 
@@ -123,13 +132,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds a request body may take to arrive (default 60)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=0, help="the port (default 0: a free one, printed on start)")
+    parser.add_argument(
+        "--port", type=_port, default=0, help="the port, 0 to 65535 (default 0: a free one, printed on start)"
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=DEFAULT_HEADER_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds from a connection's accept (or a request's first byte) to the end of its headers "
+        f"(default {DEFAULT_HEADER_TIMEOUT_S:g})",
+    )
+    parser.add_argument(
+        "--keep-alive",
+        type=_seconds,
+        default=DEFAULT_KEEP_ALIVE_S,
+        metavar="S",
+        help=f"seconds an idle connection is kept open between requests (default {DEFAULT_KEEP_ALIVE_S:g})",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=_positive_int,
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help=f"connections held at once (default {DEFAULT_MAX_CONNECTIONS}, at most the open-file limit - 128); "
+        "when full, the oldest one without a whole request is closed for a new one",
+    )
     parser.add_argument(
         "--testing",
         action="store_true",
         help="also serve the test keepers a probe uses (conformance/worker.md); never in production",
     )
-    parser.add_argument("--quiet", action="store_true", help="no request log lines on stderr")
+    parser.add_argument("--quiet", action="store_true", help="nothing on stderr: no request log lines, no other text")
     parser.add_argument(
         "--shutdown-timeout",
         type=_seconds,
@@ -194,7 +228,7 @@ def _url(sock: socket.socket) -> str:
 def _run(args: argparse.Namespace) -> int:
     try:
         from seq_io.worker.app import DEFAULT_BODY_TIMEOUT_S, DEFAULT_MAX_BODY_BYTES, Worker, WorkerSettings
-        from seq_io.worker.serve import serve
+        from seq_io.worker.server import ServerSettings, serve
     except ImportError as error:
         print(f"iospec worker: needs the HTTP extra ({error.name} is missing): {EXTRA_HINT}", file=sys.stderr)
         return 2
@@ -242,7 +276,13 @@ def _run(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    serve(worker, sock, started, shutdown_timeout_s=args.shutdown_timeout)
+    settings = ServerSettings(
+        header_timeout_s=args.header_timeout,
+        keep_alive_s=args.keep_alive,
+        max_connections=args.max_connections,
+        shutdown_timeout_s=args.shutdown_timeout,
+    )
+    serve(worker, sock, started, settings, worker.settings.log)
     print("stopped", flush=True)
     return 0
 
