@@ -5,8 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker bench-hostile-worker probe \
-	uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
+	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker \
+	bench-hostile-worker probe uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

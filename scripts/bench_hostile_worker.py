@@ -128,6 +128,37 @@ def has_flag(flag: str) -> bool:
     return flag in _FLAGS
 
 
+def group_rss_kib(group: int) -> int:
+    """The summed VmRSS (KiB) of the live processes of process group `group`, from /proc."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if int(stat[stat.rindex(")") + 2 :].split()[2]) != group:
+                continue
+            for line in (entry / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def known_flags(flags: Sequence[str]) -> list[str]:
+    """`flags` without those the worker's `--help` does not list (each with its value): an attack may ask for a flag
+    a later worker adds (say `--header-timeout`) and still run, unchanged, against today's."""
+    kept: list[str] = []
+    dropping = False
+    for flag in flags:
+        if flag.startswith("--"):
+            dropping = not has_flag(flag.split("=", 1)[0])
+        if not dropping:
+            kept.append(flag)
+    return kept
+
+
 def _limit_files(count: int) -> Callable[[], None]:
     def preexec() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
@@ -148,10 +179,10 @@ class Worker:
     exit whatever happened."""
 
     def __init__(self, flags: Sequence[str] = (), *, files: int | None = None, quiet: bool = True) -> None:
-        argv = [str(BIN / "iospec"), "worker", "--policy", str(POLICY), *flags]
+        argv = [str(BIN / "iospec"), "worker", "--policy", str(POLICY), *known_flags(flags)]
         if quiet:
             argv.append("--quiet")
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - read after the process ends, closed by kill()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - read after the process ends, closed by close()
         self.process = subprocess.Popen(
             argv,
             stdout=subprocess.PIPE,
@@ -160,10 +191,14 @@ class Worker:
             start_new_session=True,
             preexec_fn=_limit_files(files) if files else None,
         )
+        self.sampled_mib = 0.0
+        self.sampling = threading.Event()
+        self.sampler = threading.Thread(target=self._sample, daemon=True)
+        self.sampler.start()
         try:
             self.url = self._address(30.0)
         except BaseException:
-            self.kill()
+            self.close()
             raise
         self.host, port = self.url.removeprefix("http://").split(":")
         self.port = int(port)
@@ -192,16 +227,22 @@ class Worker:
         return self
 
     def __exit__(self, *_: object) -> None:
-        self.kill()
+        self.close()
+
+    def _sample(self) -> None:
+        """Every 50 ms, the RSS of the worker's whole process group (a worker that parses in child processes is
+        charged for them too); the largest sum is kept."""
+        while not self.sampling.wait(0.05):
+            self.sampled_mib = max(self.sampled_mib, group_rss_kib(self.process.pid) / 1024)
 
     def peak_rss_mib(self) -> float:
-        try:
+        """The worker's own peak RSS (VmHWM), or the largest RSS its process group was sampled at, if larger."""
+        own = float("nan")
+        with contextlib.suppress(OSError, ValueError):
             for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
                 if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return float("nan")
+                    own = int(line.split()[1]) / 1024
+        return max(own, self.sampled_mib)
 
     def stderr_text(self) -> str:
         self.stderr.seek(0)
@@ -222,12 +263,17 @@ class Worker:
         return time.monotonic() - begun
 
     def kill(self) -> None:
+        self.sampling.set()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(10)
         if self.process.stdout is not None:
             self.process.stdout.close()
+
+    def close(self) -> None:
+        """Kill the group (if still running) and drop the captured stderr."""
+        self.kill()
         self.stderr.close()
 
 
@@ -394,7 +440,7 @@ async def alongside(worker: Worker, attack: Awaitable[None], *, alone_s: float =
 
 def robot_row(row: Row, robot: Robot) -> None:
     row.served = not robot.failures and robot.requests > 0
-    row.stall_ms = robot.worst_ms
+    row.stall_ms = max(0.0, robot.worst_ms)  # below 0: the robot's worst alone was the worse, noise
     row.unshaped = robot.unshaped
     if robot.failures:
         row.notes.append(f"robot: {len(robot.failures)} failed, first {robot.failures[0]}")
@@ -604,7 +650,7 @@ def attack_many_acts(count: int = 3000, wait_s: float = 1.0) -> Row:
     return run(go())
 
 
-def attack_idle_under_ulimit(count: int = 1100, files: int = 1024, seconds: float = 4.0) -> Row:
+def attack_idle_under_ulimit(count: int = 1100, files: int = 1024, seconds: float = 3.0) -> Row:
     """`count` idle connections to a worker whose open files are limited to `files` (`ulimit -n`)."""
 
     async def go() -> Row:
@@ -654,7 +700,11 @@ def attack_long_ids(count: int = 20, mib: int = 20) -> Row:
     """`count` acts at once whose episode id is `mib` MiB long, without a `seq`."""
 
     async def go() -> Row:
-        row = Row(f"long-ids-{count}x{mib}mib", f"{count} acts with {mib} MiB episode ids, no seq", counted_mib=0.0)
+        row = Row(
+            f"long-ids-{count}x{mib}mib",
+            f"{count} acts with {mib} MiB episode ids, no seq",
+            counted_mib=float(count * mib),
+        )
         body = b'{"episode_id": "' + b"e" * (mib * MIB) + b'", "inputs": {}}'
         with Worker() as worker:
             answers: list[Answer | str] = []
@@ -663,7 +713,7 @@ def attack_long_ids(count: int = 20, mib: int = 20) -> Row:
                 answers.extend(await _bodies_at_once(worker, [body] * count, "/act"))
 
             robot_row(row, await alongside(worker, attack()))
-            row.notes.append("counted: 0 (every such act is invalid; nothing of it should be kept)")
+            row.notes.append("counted: the bodies in flight (each act is invalid: nothing of it should be kept)")
             return finish(row, worker, answers)
 
     return run(go())
@@ -746,7 +796,7 @@ def attack_sigterm(arriving: int = 20, burst: int = 200, wait_s: float = 2.0) ->
             row.tracebacks = worker.tracebacks()
             return row.judge()
         finally:
-            worker.kill()
+            worker.close()
 
     return run(go())
 
@@ -765,7 +815,7 @@ class MisbehavingServer:
         asyncio.set_event_loop(self.loop)
 
         async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception, asyncio.CancelledError):  # cancelled: the server is stopping
                 await reader.readuntil(b"\r\n\r\n")
                 await self.respond(writer)
             writer.close()
@@ -821,17 +871,19 @@ def probe_against(
             start_new_session=True,
         )
         begun = time.monotonic()
+        peak = 0.0  # VmHWM sampled every 50 ms: wait4's ru_maxrss would carry this process's RSS at the fork
         try:
             while True:
-                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-                if pid:
-                    process.returncode = os.waitstatus_to_exitcode(status)
-                    return time.monotonic() - begun, usage.ru_maxrss / 1024, process.returncode
+                with contextlib.suppress(OSError, ValueError):
+                    for line in Path(f"/proc/{process.pid}/status").read_text().splitlines():
+                        if line.startswith("VmHWM:"):
+                            peak = max(peak, int(line.split()[1]) / 1024)
+                if process.poll() is not None:
+                    return time.monotonic() - begun, peak, process.returncode
                 if time.monotonic() - begun > budget_s + 3.0:
                     os.killpg(process.pid, signal.SIGKILL)
-                    _, status, usage = os.wait4(process.pid, 0)
-                    process.returncode = -9
-                    return time.monotonic() - begun, usage.ru_maxrss / 1024, -9
+                    process.wait(10)
+                    return time.monotonic() - begun, peak, -9
                 time.sleep(0.05)
         finally:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -891,11 +943,11 @@ def attack_malformed_http() -> Row:
 
             async def attack() -> None:
                 for label, raw in MALFORMED:
-                    answer = await send(worker.host, worker.port, raw, 10.0)
+                    answer = await send(worker.host, worker.port, raw, 3.0)
                     answers.append(answer)
                     if isinstance(answer, Answer) and not shaped(answer):
                         row.notes.append(f"{label}: {answer.status} {answer.body[:40]!r}")
-                slash = await post(worker.host, worker.port, "/observe/", observe_body("slash", [0]), 10.0)
+                slash = await post(worker.host, worker.port, "/observe/", observe_body("slash", [0]), 3.0)
                 answers.append(slash)
                 if isinstance(slash, Answer) and not shaped(slash):
                     row.notes.append(f"/observe/: {slash.status} {slash.headers.get('location', '')}")
@@ -973,7 +1025,7 @@ def attack_bad_port() -> Row:
     return row.judge()
 
 
-def attack_idle_lockout(episodes: int = 1024, wait_s: float = 0.005, patience_s: float = 8.0) -> Row:
+def attack_idle_lockout(episodes: int = 1024, wait_s: float = 0.005, patience_s: float = 6.0) -> Row:
     """Without --episode-idle: `episodes` empty posts under new ids fill the episode table; a new episode must be
     accepted once the default idle timeout has passed (on a clock `10 / wait_s` times faster), not locked out."""
 
@@ -1085,6 +1137,10 @@ def guarded(attack: Attack) -> Row:
         return Row(attack.name, "the attack itself failed", failures=[f"{type(error).__name__}: {error}"[:200]])
 
 
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--only", action="append", metavar="NAME", help="run only this attack (repeatable)")
@@ -1104,6 +1160,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown attack(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}", file=sys.stderr)
         return 2
     doc_run = perf_doc.begin("bench_hostile_worker", argv, args.write_docs)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)  # so that `finally` kills the worker being attacked
     raise_own_file_limit()
     chosen = [a for a in ATTACKS if (not args.only or a.name in args.only) and (a.quick or not args.quick)]
     rows: list[Row] = []

@@ -86,3 +86,8 @@ def test_an_answer_is_shaped_only_as_a_stream_error_or_a_200() -> None:
     assert not bench.shaped(bench.Answer(400, {}, b"Invalid HTTP request received."))
     assert not bench.shaped(bench.Answer(307, {"location": "/observe"}, b""))
     assert not bench.shaped(bench.Answer(503, {}, b'{"error": {"code": "unavailable"}}'))
+
+
+def test_flags_the_worker_does_not_have_are_left_out_with_their_values() -> None:
+    asked = ["--wait-s", "1", "--no-such-flag-yet", "3", "--quiet"]
+    assert bench.known_flags(asked) == ["--wait-s", "1", "--quiet"]
