@@ -650,7 +650,7 @@ def attack_many_acts(count: int = 3000, wait_s: float = 1.0) -> Row:
     return run(go())
 
 
-def attack_idle_under_ulimit(count: int = 1100, files: int = 1024, seconds: float = 3.0) -> Row:
+def attack_idle_under_ulimit(count: int = 1100, files: int = 1024, seconds: float = 2.0) -> Row:
     """`count` idle connections to a worker whose open files are limited to `files` (`ulimit -n`)."""
 
     async def go() -> Row:
@@ -743,7 +743,7 @@ def attack_waiting_inputs(count: int = 40, mib: int = 10, wait_s: float = 3.0) -
 
 def attack_sigterm(arriving: int = 20, burst: int = 200, wait_s: float = 2.0) -> Row:
     """SIGTERM while `arriving` bodies are still arriving and an act waits (`--wait-s`), with a burst of `burst` new
-    requests around the signal: exit time (a worker still running 3 s past its budget is killed), and every answer
+    requests around the signal: exit time (a worker still running 2 s past its budget is killed), and every answer
     503 shutting_down shaped (or a refused connection)."""
 
     async def go() -> Row:
@@ -770,7 +770,7 @@ def attack_sigterm(arriving: int = 20, burst: int = 200, wait_s: float = 2.0) ->
             ]
 
             async def reap() -> float:
-                while worker.process.poll() is None and time.monotonic() - begun < budget + 3.0:
+                while worker.process.poll() is None and time.monotonic() - begun < budget + 2.0:
                     await asyncio.sleep(0.01)
                 return time.monotonic() - begun if worker.process.poll() is not None else float("inf")
 
@@ -862,7 +862,7 @@ def probe_against(
     respond: Callable[[asyncio.StreamWriter], Awaitable[None]], timeout_s: float, budget_s: float
 ) -> tuple[float, float, int]:
     """`iospec probe --worker URL --timeout T` against a misbehaving server: its run time, its peak RSS (MiB) and
-    its exit code (-9: killed 3 s past its budget)."""
+    its exit code (-9: killed 1 s past its budget)."""
     with MisbehavingServer(respond) as server:
         process = subprocess.Popen(
             [str(BIN / "iospec"), "probe", "--worker", f"http://127.0.0.1:{server.port}", "--timeout", str(timeout_s)],
@@ -880,7 +880,7 @@ def probe_against(
                             peak = max(peak, int(line.split()[1]) / 1024)
                 if process.poll() is not None:
                     return time.monotonic() - begun, peak, process.returncode
-                if time.monotonic() - begun > budget_s + 3.0:
+                if time.monotonic() - begun > budget_s + 1.0:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait(10)
                     return time.monotonic() - begun, peak, -9
@@ -893,7 +893,7 @@ def probe_against(
 PROBE_TIMEOUT_S = 5.0
 PROBE_BUDGET_S = PROBE_TIMEOUT_S + 7.0
 """The probe's budget against a server that never answers its /stream/info whole: its `--timeout` (the default, 5 s)
-plus 7 s to start Python and give up in words. A probe still running 3 s past its budget is killed."""
+plus 7 s to start Python and give up in words. A probe still running 1 s past its budget is killed."""
 PROBE_CAP_MIB = 8.0
 
 
