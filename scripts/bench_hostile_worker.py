@@ -577,6 +577,17 @@ def attack_frames_during_parse(wait_s: float = 2.5, posted_at_s: float = 2.0) ->
     return run(go())
 
 
+async def _ended(reader: asyncio.StreamReader) -> bool:
+    """Whether the worker ended this connection (closed or reset it, or answered it) within 0.2 s."""
+    try:
+        await asyncio.wait_for(reader.read(1), 0.2)
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 async def _hold(worker: Worker, count: int, seconds: float, drip: bool) -> tuple[int, int]:
     """`count` connections that send nothing (or one byte of a request head per second) for `seconds`: how many
     could be opened, and how many the worker closed meanwhile."""
@@ -598,11 +609,7 @@ async def _hold(worker: Worker, count: int, seconds: float, drip: bool) -> tuple
                         with contextlib.suppress(OSError):
                             writer.write(text[tick % len(text) : tick % len(text) + 1])
             await asyncio.sleep(1.0)
-        closed = sum(1 for r in readers if r.at_eof())
-        for reader in readers:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(reader.read(1), 0.001)
-        closed = max(closed, sum(1 for r in readers if r.at_eof()))
+        closed = sum(await asyncio.gather(*(_ended(reader) for reader in readers)))
     finally:
         for writer in writers:
             writer.close()
