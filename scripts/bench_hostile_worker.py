@@ -1167,7 +1167,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown attack(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}", file=sys.stderr)
         return 2
     doc_run = perf_doc.begin("bench_hostile_worker", argv, args.write_docs)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)  # so that `finally` kills the worker being attacked
     raise_own_file_limit()
     chosen = [a for a in ATTACKS if (not args.only or a.name in args.only) and (a.quick or not args.quick)]
     rows: list[Row] = []
@@ -1207,4 +1206,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)  # so that `finally` kills the worker being attacked
     sys.exit(main())

@@ -13,14 +13,19 @@ within seconds are here; the thousands of connections and the gigabyte-scale one
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 import bench_hostile_worker as bench
 from http_processes import children
+from seq_io_maint.perf_doc import begin_marker, end_marker
 
 pytestmark = pytest.mark.realclock
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
 
 
 @pytest.fixture(autouse=True)
@@ -101,3 +106,22 @@ def test_an_answer_is_shaped_only_as_a_stream_error_or_a_200() -> None:
 def test_flags_the_worker_does_not_have_are_left_out_with_their_values() -> None:
     asked = ["--wait-s", "1", "--no-such-flag-yet", "3", "--quiet"]
     assert bench.known_flags(asked) == ["--wait-s", "1", "--quiet"]
+
+
+def test_write_docs_writes_its_table_into_its_own_section_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = tmp_path / "performance.md"
+    shutil.copy(DOC, copy)
+    before = copy.read_text(encoding="utf-8")
+    code = bench.main(["--only", "port-99999", "--label", "trial", "--write-docs", str(copy)])
+    after = copy.read_text(encoding="utf-8")
+    assert code == (0 if "| PASS |" in after else 1)
+    name = "bench_hostile_worker"
+    start, stop = after.index(begin_marker(name)), after.index(end_marker(name))
+    section = after[start:stop]
+    assert "| port-99999: iospec worker --port 99999 |" in section and "(trial)" in section
+    assert section.count("\n| ") == 2, "the header and one row"
+    old_start, old_stop = before.index(begin_marker(name)), before.index(end_marker(name))
+    assert after[:start] == before[:old_start] and after[stop:] == before[old_stop:], "text outside its markers kept"
+    assert "1 attacks within their targets" in capsys.readouterr().out
