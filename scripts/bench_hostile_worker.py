@@ -1077,11 +1077,11 @@ ATTACKS: list[Attack] = [
     Attack("post-64mib", False, lambda: attack_large_post(64)),
     Attack("frames-during-parse", True, attack_frames_during_parse),
     Attack("silent-2100", False, lambda: attack_connections(2100, drip=False)),
-    Attack("drip-2100", False, lambda: attack_connections(2100, drip=True)),
+    Attack("one-byte-per-second-2100", False, lambda: attack_connections(2100, drip=True)),
     Attack("acts-3000", False, attack_many_acts),
-    Attack("idle-1100-ulimit", True, attack_idle_under_ulimit),
+    Attack("idle-1100-ulimit-1024", True, attack_idle_under_ulimit),
     Attack("empty-arrays-64mib", False, attack_empty_arrays),
-    Attack("long-ids", False, attack_long_ids),
+    Attack("long-ids-20x20mib", False, attack_long_ids),
     Attack("waiting-40x10mib", False, attack_waiting_inputs),
     Attack("sigterm-arriving", True, attack_sigterm),
     Attack("probe-drip", True, lambda: attack_probe("drip")),
@@ -1139,7 +1139,9 @@ def cells(row: Row) -> list[str]:
 def guarded(attack: Attack) -> Row:
     """Run one attack; a crash of the bench itself is reported as that row's failure, not the end of the run."""
     try:
-        return attack.run()
+        row = attack.run()
+        row.name = attack.name  # the name `--only` takes, whatever the attack's parameters made of it
+        return row
     except Exception as error:  # one attack's crash must not lose the others' rows
         return Row(attack.name, "the attack itself failed", failures=[f"{type(error).__name__}: {error}"[:200]])
 
