@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import re
 import resource
@@ -1146,6 +1147,13 @@ def guarded(attack: Attack) -> Row:
         return Row(attack.name, "the attack itself failed", failures=[f"{type(error).__name__}: {error}"[:200]])
 
 
+def as_json(row: Row) -> dict[str, Any]:
+    """The row as strict JSON: a time never reached (a process killed past its budget, inf) is null; its failure
+    says so in words."""
+    data = asdict(row) | {"passed": row.passed}
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in data.items()}
+
+
 def _exit_on_sigterm(signum: int, _frame: object) -> None:
     raise SystemExit(128 + signum)
 
@@ -1183,7 +1191,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     if args.json:
-        print(json.dumps([asdict(row) | {"passed": row.passed} for row in rows], indent=1))
+        print(json.dumps([as_json(row) for row in rows], indent=1))
     else:
         print("| " + " | ".join(HEADER) + " |")
         print("|" + "---|" * len(HEADER))

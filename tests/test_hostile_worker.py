@@ -125,3 +125,9 @@ def test_write_docs_writes_its_table_into_its_own_section_only(
     old_start, old_stop = before.index(begin_marker(name)), before.index(end_marker(name))
     assert after[:start] == before[:old_start] and after[stop:] == before[old_stop:], "text outside its markers kept"
     assert "1 attacks within their targets" in capsys.readouterr().out
+
+
+def test_the_json_rows_are_strict_json() -> None:
+    row = bench.Row("killed", "a worker killed past its budget", exit_s=float("inf"), exit_budget_s=4.0).judge()
+    data = bench.as_json(row)
+    assert data["exit_s"] is None and data["passed"] is False and "inf" in data["failures"][0]
