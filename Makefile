@@ -5,8 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
-	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker probe \
-	uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
+	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker \
+	bench-hostile-worker probe uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -130,6 +130,13 @@ bench-runner: $(STAMP) $(JS_STAMP)
 ## answering a no-op handler, and every answer checked against the reference keeper's replay of the same traffic.
 bench-worker: $(STAMP)
 	$(BIN)/python scripts/bench_worker.py
+
+## The reference worker and the probe against hostile clients (huge and broken bodies, thousands of connections, a
+## signal while bodies arrive, malformed HTTP, a full episode table): per attack, the others served, peak RSS
+## against the counted bytes, the stall of a robot alongside, unshaped answers, tracebacks, the exit on SIGTERM.
+## `--quick` runs the fast subset, `--only NAME` one attack, `--write-docs --label L` writes docs/performance.md.
+bench-hostile-worker: $(STAMP)
+	$(BIN)/python scripts/bench_hostile_worker.py
 
 ## The reference worker started with test keepers, probed with every stream vector over HTTP, then stopped.
 probe: $(STAMP)
