@@ -259,6 +259,55 @@ def test_when_full_a_silent_connection_is_evicted_for_a_good_client() -> None:
         assert process.stop() == 0
 
 
+def evicted_ages(process: Running, count: int) -> list[float]:
+    """The ages (ms) the log gives for the evictions so far, waiting up to 10 s for at least `count`."""
+    give_up = time.monotonic() + 10
+    while True:
+        ages = [line["age_ms"] for line in process.log_lines() if line.get("event") == "evicted"]
+        if len(ages) >= count:
+            return ages
+        assert time.monotonic() < give_up, f"{len(ages)} eviction(s) logged within 10 s, {count} expected"
+        time.sleep(0.05)
+
+
+def test_silence_is_evicted_at_once_when_it_fills_the_table_and_only_after_the_grace_when_it_does_not() -> None:
+    """conformance/worker.md, "Connections": a table mostly of connections without a whole first request is an
+    attack, and a good client must not wait behind it; a table mostly of busy connections is a burst of clients,
+    and one slow to write its first bytes keeps its place for the grace period."""
+    with running(worker("--policy", str(POLICY), "--wait-s", "5", "--max-connections", "8")) as process:
+        silent = [connect(process.url) for _ in range(8)]
+        try:
+            time.sleep(0.2)
+            with connect(process.url) as good:
+                good.sendall(request("GET", "/stream/info"))
+                assert read_answer(good).status == 200
+            age = evicted_ages(process, 1)[0]
+            assert age < 900, f"a silent connection was evicted at {age} ms, after waiting out the 1 s grace"
+            time.sleep(0.1)
+            before = len(evicted_ages(process, 1))
+        finally:
+            for sock in silent:
+                sock.close()
+        time.sleep(0.3)
+        busy = [connect(process.url) for _ in range(5)]
+        quiet: list[socket.socket] = []
+        try:
+            for number, sock in enumerate(busy):
+                sock.sendall(request("POST", "/act", {"episode_id": f"busy-{number}", "seq": 3, "inputs": 0}))
+            time.sleep(0.3)  # five acts wait; three quiet clients join them
+            quiet = [connect(process.url) for _ in range(3)]
+            time.sleep(0.1)
+            with connect(process.url) as good:
+                good.sendall(request("GET", "/stream/info"))
+                assert read_answer(good).status == 200
+            age = evicted_ages(process, before + 1)[before]
+            assert age >= 1000, f"a quiet client among busy ones was evicted at {age} ms, inside the grace"
+        finally:
+            for sock in busy + quiet:
+                sock.close()
+        assert process.stop() == 0
+
+
 def test_sigterm_answers_a_body_still_arriving_503_and_exits_at_once() -> None:
     argv = worker("--policy", str(POLICY), "--wait-s", "30", "--quiet")
     with running(argv) as process:

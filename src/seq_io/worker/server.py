@@ -64,7 +64,14 @@ FULL_WAIT_S = 1.0
 """How long new connections wait in the backlog for room before they are answered 503 `too_many_connections`: a
 burst of quick requests is served, a table full of long ones is refused."""
 EVICT_GRACE_S = 1.0
-"""A connection that has sent no request yet is safe from eviction this long (at most half --header-timeout)."""
+"""A connection that has begun a request and not finished it is safe from eviction this long (at most half
+--header-timeout)."""
+PRESSED_GRACE_S = 0.05
+"""When more than half of a full table is connections that have not sent a whole first request, they are the attack
+(silent or dripping clients): one of them is safe from eviction only this long, unless bytes it sent wait unread
+(in the stream's buffer or the kernel's), so that a well-behaved client does not wait behind them. Otherwise (a burst
+of clients whose requests are being served) EVICT_GRACE_S holds, so that clients slow to write their first bytes
+are not evicted by each other."""
 OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
 
@@ -122,6 +129,19 @@ def _phrase(status: int) -> bytes:
         return http.HTTPStatus(status).phrase.encode("ascii")
     except ValueError:
         return b""
+
+
+def _unread(connection: Connection) -> bool:
+    """Whether bytes the client sent wait unread: in the stream's buffer or in the kernel's."""
+    buffered = getattr(connection.reader, "_buffer", None)  # asyncio.StreamReader keeps no public count
+    if buffered:
+        return True
+    try:
+        return bool(connection.socket.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return False  # reset or closed: nothing to serve there
 
 
 def raw_answer(reply: Reply) -> bytes:
@@ -256,13 +276,16 @@ class HttpServer:
         """Cut the oldest connection that has not sent a whole request, preferring those that never did (a slow or
         silent client, once older than the grace period: a burst of good clients must not evict each other before
         they could send) over idle keep-alives; False when there is none."""
-        grace_end = time.monotonic() - self.evict_grace_s
+        now = time.monotonic()
+        waiting = [c for c in self.connections if c.phase == "head" and c.served == 0 and c.cut is None]
+        grace_end = now - self.evict_grace_s
+        pressed_end = now - PRESSED_GRACE_S if 2 * len(waiting) > len(self.connections) else grace_end
         idle: Connection | None = None
         for connection in self.connections:
             if connection.phase != "head" or connection.cut is not None:
                 continue
             if connection.served == 0:
-                if connection.accepted <= grace_end:
+                if connection.accepted <= grace_end or (connection.accepted <= pressed_end and not _unread(connection)):
                     self._cut(connection, "evict")
                     return True
             elif idle is None:
