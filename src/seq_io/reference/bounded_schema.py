@@ -13,6 +13,9 @@ Two things make stock jsonschema unbounded on inputs the schema refuses anyway:
   to, and the keywords that look inside them (`items`, `properties`, `additionalProperties`, `propertyNames`,
   `uniqueItems`, `pattern`, ...) skip them; the size keyword itself still reports the refusal
   (spec/validation.md, "Limits": an oversized container's contents are not examined).
+- Both only hold while the walk stays in this class. jsonschema's `evolve` (every `descend`) switches to the class
+  of a subschema's `$schema`, which every schema file's root declares: a `$ref` to another type (Observations →
+  Stream) went back to the stock class and its pairwise `uniqueItems`. `_keeping_class` keeps the class there.
 
 Skipping only ever removes errors, and the instance stays refused by its size. The keywords whose verdict an error
 removed below them would turn around (`not`, the condition of `if`, `oneOf`) are skipped as a whole at an oversized
@@ -163,8 +166,11 @@ def _skipping_oversized(check: Keyword) -> Keyword:
     return keyword
 
 
+@cache
 def bounded_validator_class() -> Any:
-    """Draft 2020-12 with a linear `uniqueItems` and the looking-inside keywords skipping oversized nodes."""
+    """Draft 2020-12 with a linear `uniqueItems` and the looking-inside keywords skipping oversized nodes, kept
+    across every `$ref`, `anyOf`, `allOf`, `oneOf`, `not` and `if` (see `_keeping_class`). Built once: a class made
+    per Contract would be a new class each time for the same keywords."""
     stock = Draft202012Validator.VALIDATORS
     changed: dict[str, Keyword] = {name: _skipping_oversized(stock[name]) for name in _LOOKING_INSIDE}
     changed["items"] = _skipping_oversized(_focused(stock["items"], "array"))
@@ -172,7 +178,36 @@ def bounded_validator_class() -> Any:
     changed["uniqueItems"] = _skipping_oversized(_unique_items)
     changed["not"] = _skipping_oversized(_not)
     changed["if"] = _skipping_oversized(_if)
-    return validators.extend(Draft202012Validator, changed)
+    return _keeping_class(validators.extend(Draft202012Validator, changed))
+
+
+def linear_unique_validator_class() -> Any:
+    """Draft 2020-12 as stock but for a linear `uniqueItems`, kept across `$ref`: for the documents that are not a
+    type of the contract (the testee protocol's messages), where nothing is skipped but no keyword may be
+    quadratic either. The bounded class is that when no explanation is running (nothing is marked oversized)."""
+    return bounded_validator_class()
+
+
+def _keeping_class(cls: Any) -> Any:
+    """`cls` whose `evolve` (which every `descend`, so every `$ref`, `anyOf`, `items`, ..., goes through) returns
+    `cls` again.
+
+    WHY: jsonschema's own `evolve` picks the class of the subschema's `$schema` (`validator_for`), and every schema
+    of spec/schemas declares `$schema` at its root: following a `$ref` to one (Observations → Stream) handed the rest
+    of the walk to the stock Draft202012Validator, with its pairwise `uniqueItems` and no oversized skipping. Every
+    schema of the contract is 2020-12 (spec_data checks them with Draft202012Validator.check_schema), so keeping the
+    class changes no verdict."""
+    fields = [(field.name, field.alias) for field in cls.__attrs_attrs__ if field.init]
+
+    def evolve(self: Any, **changes: Any) -> Any:
+        changes.setdefault("schema", self.schema)
+        for name, alias in fields:
+            if alias not in changes:
+                changes[alias] = getattr(self, name)
+        return cls(**changes)
+
+    cls.evolve = evolve
+    return cls
 
 
 def _json_type(value: Any) -> str:
