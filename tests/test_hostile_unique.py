@@ -209,3 +209,19 @@ def test_hello_kinds_duplicates_are_named() -> None:
     problems = Traffic().problems("testee-hello", hello(["validation", "schedule", "validation"]))
     assert len(problems) == 1 and "$.kinds" in problems[0] and "non-unique" in problems[0], problems
     assert Traffic().problems("testee-hello", hello(["validation", "schedule"])) == []
+
+
+def nested(depth: int, leaf: Any) -> Any:
+    value = leaf
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+def test_forms_follow_json_equality_at_any_depth() -> None:
+    """1 = 1.0 and true is not 1, at the bottom of a value as deep as the wire allows (the form is built without
+    recursion); key order is ignored."""
+    assert bounded_schema.canonical({"a": 1, "b": [2.0]}) == bounded_schema.canonical({"b": [2], "a": 1.0})
+    assert bounded_schema.canonical([True]) != bounded_schema.canonical([1])
+    assert bounded_schema.canonical(nested(150, 1)) == bounded_schema.canonical(nested(150, 1.0))
+    assert bounded_schema.canonical(nested(150, 1)) != bounded_schema.canonical(nested(150, True))
