@@ -225,3 +225,19 @@ def test_forms_follow_json_equality_at_any_depth() -> None:
     assert bounded_schema.canonical([True]) != bounded_schema.canonical([1])
     assert bounded_schema.canonical(nested(150, 1)) == bounded_schema.canonical(nested(150, 1.0))
     assert bounded_schema.canonical(nested(150, 1)) != bounded_schema.canonical(nested(150, True))
+
+
+def test_messages_quote_a_large_array_short() -> None:
+    """Every error the explanation builds around 10,000 objects (the failed `anyOf` branches, the size) quotes the
+    array short instead of holding its whole `repr`."""
+    the_contract = contract(fast=False)
+    instance = {"streams": {"a": {"at": distinct_objects(LARGE)}}}
+    validator = bounded_schema.bounded_validator_class()(
+        the_contract.spec.schemas["Observations"], registry=the_contract.registry
+    )
+    pending = list(validator.iter_errors(instance))
+    assert pending
+    while pending:
+        error = pending.pop()
+        assert len(error.message) < 300, error.message[:300]
+        pending.extend(error.context or ())

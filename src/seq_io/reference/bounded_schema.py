@@ -109,6 +109,48 @@ def _unique_items(validator: Any, unique: bool, instance: Any, schema: Any) -> I
         yield ValidationError(f"{quote(instance)} has non-unique elements")
 
 
+def _type(validator: Any, types: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    kinds = types if isinstance(types, list) else [types]
+    if not any(validator.is_type(instance, kind) for kind in kinds):
+        yield ValidationError(f"{quote(instance)} is not of type {', '.join(repr(kind) for kind in kinds)}")
+
+
+def _any_of(validator: Any, branches: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    found: list[ValidationError] = []
+    for index, branch in enumerate(branches):
+        errors = list(validator.descend(instance, branch, schema_path=index))
+        if not errors:
+            return
+        found.extend(errors)
+    yield ValidationError(f"{quote(instance)} is not valid under any of the given schemas", context=found)
+
+
+def _size(kind: str, most: bool, empty: str, other: str) -> Keyword:
+    """`maxItems`, `minLength`, ...: jsonschema's check and words, the instance quoted short."""
+
+    def keyword(validator: Any, limit: int, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        if validator.is_type(instance, kind) and (len(instance) > limit if most else len(instance) < limit):
+            words = empty if limit == (0 if most else 1) else other
+            yield ValidationError(f"{quote(instance)} {words}")
+
+    return keyword
+
+
+_QUOTING: dict[str, Keyword] = {
+    "type": _type,
+    "anyOf": _any_of,
+    "maxItems": _size("array", True, "is expected to be empty", "is too long"),
+    "minItems": _size("array", False, "should be non-empty", "is too short"),
+    "maxProperties": _size("object", True, "is expected to be empty", "has too many properties"),
+    "minProperties": _size("object", False, "should be non-empty", "does not have enough properties"),
+    "maxLength": _size("string", True, "is expected to be empty", "is too long"),
+    "minLength": _size("string", False, "should be non-empty", "is too short"),
+}
+"""The keywords that judge a whole container, as jsonschema words them but with the instance quoted short
+(issues.quote): jsonschema's own message holds the instance's full `repr`, built on every failed branch of every
+`anyOf` around an array of 10,000 objects and then never shown (schema_errors words each keyword itself)."""
+
+
 def _not(validator: Any, not_schema: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     """`not`, its subschema judged with nothing skipped (an error skipped inside would turn the verdict)."""
     token = _OVERSIZED.set(frozenset())
@@ -168,11 +210,13 @@ def _skipping_oversized(check: Keyword) -> Keyword:
 
 @cache
 def bounded_validator_class() -> Any:
-    """Draft 2020-12 with a linear `uniqueItems` and the looking-inside keywords skipping oversized nodes, kept
-    across every `$ref`, `anyOf`, `allOf`, `oneOf`, `not` and `if` (see `_keeping_class`). Built once: a class made
-    per Contract would be a new class each time for the same keywords."""
+    """Draft 2020-12 with a linear `uniqueItems`, the looking-inside keywords skipping oversized nodes and the
+    whole-container keywords quoting the instance short (`_QUOTING`), kept across every `$ref`, `anyOf`, `allOf`,
+    `oneOf`, `not` and `if` (see `_keeping_class`). Built once: a class made per Contract would be a new class each
+    time for the same keywords."""
     stock = Draft202012Validator.VALIDATORS
     changed: dict[str, Keyword] = {name: _skipping_oversized(stock[name]) for name in _LOOKING_INSIDE}
+    changed.update(_QUOTING)
     changed["items"] = _skipping_oversized(_focused(stock["items"], "array"))
     changed["additionalProperties"] = _skipping_oversized(_focused(stock["additionalProperties"], "object"))
     changed["uniqueItems"] = _skipping_oversized(_unique_items)
