@@ -318,6 +318,8 @@ class _Walk:
     def _members(self, schema: dict[str, Any], base: str, pointer: str, instance: dict[str, Any]) -> None:
         properties = schema.get("properties", {})
         extra = schema.get("additionalProperties")
+        if not properties and not isinstance(extra, dict) and "propertyNames" not in schema:
+            return  # nothing here looks at a member: an object item of a string array is not walked key by key
         others = [key for key in instance if key not in properties]
         if (
             len(others) > FOCUS_FROM
