@@ -226,9 +226,10 @@ def bounded_validator_class() -> Any:
 
 
 def linear_unique_validator_class() -> Any:
-    """Draft 2020-12 as stock but for a linear `uniqueItems`, kept across `$ref`: for the documents that are not a
-    type of the contract (the testee protocol's messages), where nothing is skipped but no keyword may be
-    quadratic either. The bounded class is that when no explanation is running (nothing is marked oversized)."""
+    """Draft 2020-12 as stock but for a linear `uniqueItems` and messages that quote the instance short, kept
+    across `$ref`: for the documents that are not a type of the contract (the testee protocol's messages), where
+    nothing is skipped but no keyword may be quadratic either. The bounded class is that when no explanation is
+    running (nothing is marked oversized, nothing focused)."""
     return bounded_validator_class()
 
 
