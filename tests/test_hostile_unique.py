@@ -241,3 +241,15 @@ def test_messages_quote_a_large_array_short() -> None:
         error = pending.pop()
         assert len(error.message) < 300, error.message[:300]
         pending.extend(error.context or ())
+
+
+def test_the_bounded_class_is_kept_where_a_subschema_names_its_dialect() -> None:
+    """jsonschema's own `evolve` takes the class a subschema's `$schema` names, which is how the explanation once
+    fell back to the stock class below every `$ref` to another schema file."""
+    the_contract = contract(fast=False)
+    bounded = bounded_schema.bounded_validator_class()
+    validator = bounded(the_contract.spec.schemas["Observations"], registry=the_contract.registry)
+    stream = the_contract.spec.schemas["Stream"]
+    assert "$schema" in stream
+    assert type(validator.evolve(schema=stream)) is bounded
+    assert type(Draft202012Validator({}).evolve(schema=stream)) is Draft202012Validator
