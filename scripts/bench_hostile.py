@@ -5,9 +5,13 @@ Why this shape: a validator must not be made to work much harder than reading th
 baseline a reader cannot avoid (where it fails, as on an integer of 4,301 digits or a text nested 100,000 deep, its
 time to fail). Each document is first checked to be refused with the rule the limits of spec/validation.md name,
 so a fast wrong answer cannot pass. The default path (jsonschema-rs and jiter where they import) is the one timed;
-the pure-Python path of record is timed too, for the record. Run: `make bench`; with `--write-docs`, the table
-also goes, as Markdown with the date and the load average, into section `bench_hostile` of docs/performance.md
-(seq_io_maint/perf_doc.py).
+the pure-Python path of record is timed too, for the record. Every `uniqueItems` of spec/schemas, at every place a
+type reaches it (seq_io_maint/unique_positions.py: `Observations.streams.a.at` as well as `Stream.at`), gets two
+rows: 10,000 distinct objects (past its `maxItems`, refused by the size alone) and a full array of wide objects
+alike but for their last member, the last one a repeat (refused by `uniqueItems`, on objects jsonschema cannot sort:
+its own check compares every pair, member by member). Run:
+`make bench`; with `--write-docs`, the table also goes, as Markdown with the date and the load average, into
+section `bench_hostile` of docs/performance.md (seq_io_maint/perf_doc.py).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from seq_io.reference.validation import Contract, contract
-from seq_io_maint import perf_doc
+from seq_io_maint import perf_doc, unique_positions
 
 TARGET = 20.0
 
@@ -36,7 +40,6 @@ class Hostile:
 
 def documents() -> list[Hostile]:
     many_keys = ", ".join(f'"k{i}": {{}}' for i in range(100_000))
-    objects = ", ".join(f'{{"i": {i}}}' for i in range(10_000))
     frames = ", ".join(f'{{"seq": {i}, "inputs": {{"state": [0.1, 0.2, 0.3]}}}}' for i in range(100_000))
     return [
         Hostile(
@@ -55,7 +58,6 @@ def documents() -> list[Hostile]:
         ),
         Hostile("nested 1,000 deep", "ActRequest", '{"inputs": ' + "[" * 1000 + "]" * 1000 + "}", "$", "wire.too-deep"),
         Hostile("nested 100,000 deep, unclosed", "ActRequest", "[" * 100_000, "$", "wire.too-deep"),
-        Hostile("at: 10,000 distinct objects", "Stream", '{"at": [' + objects + "]}", "$.at", "maxItems"),
         Hostile(
             "100,000 stream keys", "Observations", '{"streams": {' + many_keys + "}}", "$.streams", "maxProperties"
         ),
@@ -108,7 +110,47 @@ def documents() -> list[Hostile]:
             "$.models",
             "maxItems",
         ),
+        *unique_documents(),
     ]
+
+
+LARGE = 10_000
+MEMBERS = 1_000
+"""Members of each object of a full array: objects that differ only in their last member make every pairwise
+comparison walk all of them, so jsonschema's own check costs items squared times members."""
+
+
+def unique_documents() -> list[Hostile]:
+    """Two documents per place a `uniqueItems` is judged: 10,000 distinct objects (past its `maxItems`), and as
+    many objects of 1,000 members as it may hold (256 where it has no `maxItems`), alike but for their last member,
+    the last object equal to the first."""
+    found: list[Hostile] = []
+    same = ", ".join(f'"m{index}": 0' for index in range(MEMBERS - 1))
+    for position in unique_positions.positions():
+        limit = position.max_items
+        if limit is None or limit < LARGE:
+            objects = [{"i": i} for i in range(LARGE)]
+            rule = "uniqueItems" if limit is None else "maxItems"
+            text = json.dumps(position.instance([*objects, objects[0]] if limit is None else objects))
+            found.append(
+                Hostile(
+                    f"{LARGE:,} distinct objects at {position.label}", position.type_name, text, position.path, rule
+                )
+            )
+        count = 256 if limit is None else min(limit, 256)
+        marker = "\u0000ARRAY\u0000"
+        wide = "[" + ", ".join(f'{{{same}, "last": {i % (count - 1)}}}' for i in range(count)) + "]"
+        text = json.dumps(position.instance([marker])).replace(json.dumps([marker]), wide)
+        found.append(
+            Hostile(
+                f"{count} objects of {MEMBERS:,} members, a repeat, at {position.label}",
+                position.type_name,
+                text,
+                position.path,
+                "uniqueItems",
+            )
+        )
+    return found
 
 
 def best_seconds(call: Callable[[], object], repeat: int = 3) -> float:
@@ -138,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     fast, slow = contract(), contract(fast=False)
     print(f"Hostile documents: time to refuse, against json.loads of the same text (target: within {TARGET:.0f}x)")
     print(
-        f"{'document':<40}{'MB':>7}{'rule':>26}{'json.loads ms':>15}{'ours ms':>10}{'x loads':>9}"
+        f"{'document':<64}{'MB':>7}{'rule':>26}{'json.loads ms':>15}{'ours ms':>10}{'x loads':>9}"
         f"{'pure-Python ms':>16}  met"
     )
     all_met = True
@@ -151,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         met = ours <= TARGET * base
         all_met &= met
         print(
-            f"{hostile.label:<40}{len(hostile.text) / 1e6:>7.2f}{hostile.rule:>26}{base * 1e3:>15.3f}"
+            f"{hostile.label:<64}{len(hostile.text) / 1e6:>7.2f}{hostile.rule:>26}{base * 1e3:>15.3f}"
             f"{ours * 1e3:>10.3f}{ours / base:>8.1f}x{pure * 1e3:>16.3f}  {'yes' if met else 'NO'}"
         )
         rows.append(

@@ -13,6 +13,9 @@ Two things make stock jsonschema unbounded on inputs the schema refuses anyway:
   to, and the keywords that look inside them (`items`, `properties`, `additionalProperties`, `propertyNames`,
   `uniqueItems`, `pattern`, ...) skip them; the size keyword itself still reports the refusal
   (spec/validation.md, "Limits": an oversized container's contents are not examined).
+- Both only hold while the walk stays in this class. jsonschema's `evolve` (every `descend`) switches to the class
+  of a subschema's `$schema`, which every schema file's root declares: a `$ref` to another type (Observations →
+  Stream) went back to the stock class and its pairwise `uniqueItems`. `_keeping_class` keeps the class there.
 
 Skipping only ever removes errors, and the instance stays refused by its size. The keywords whose verdict an error
 removed below them would turn around (`not`, the condition of `if`, `oneOf`) are skipped as a whole at an oversized
@@ -106,6 +109,48 @@ def _unique_items(validator: Any, unique: bool, instance: Any, schema: Any) -> I
         yield ValidationError(f"{quote(instance)} has non-unique elements")
 
 
+def _type(validator: Any, types: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    kinds = types if isinstance(types, list) else [types]
+    if not any(validator.is_type(instance, kind) for kind in kinds):
+        yield ValidationError(f"{quote(instance)} is not of type {', '.join(repr(kind) for kind in kinds)}")
+
+
+def _any_of(validator: Any, branches: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    found: list[ValidationError] = []
+    for index, branch in enumerate(branches):
+        errors = list(validator.descend(instance, branch, schema_path=index))
+        if not errors:
+            return
+        found.extend(errors)
+    yield ValidationError(f"{quote(instance)} is not valid under any of the given schemas", context=found)
+
+
+def _size(kind: str, most: bool, empty: str, other: str) -> Keyword:
+    """`maxItems`, `minLength`, ...: jsonschema's check and words, the instance quoted short."""
+
+    def keyword(validator: Any, limit: int, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        if validator.is_type(instance, kind) and (len(instance) > limit if most else len(instance) < limit):
+            words = empty if limit == (0 if most else 1) else other
+            yield ValidationError(f"{quote(instance)} {words}")
+
+    return keyword
+
+
+_QUOTING: dict[str, Keyword] = {
+    "type": _type,
+    "anyOf": _any_of,
+    "maxItems": _size("array", True, "is expected to be empty", "is too long"),
+    "minItems": _size("array", False, "should be non-empty", "is too short"),
+    "maxProperties": _size("object", True, "is expected to be empty", "has too many properties"),
+    "minProperties": _size("object", False, "should be non-empty", "does not have enough properties"),
+    "maxLength": _size("string", True, "is expected to be empty", "is too long"),
+    "minLength": _size("string", False, "should be non-empty", "is too short"),
+}
+"""The keywords that judge a whole container, as jsonschema words them but with the instance quoted short
+(issues.quote): jsonschema's own message holds the instance's full `repr`, built on every failed branch of every
+`anyOf` around an array of 10,000 objects and then never shown (schema_errors words each keyword itself)."""
+
+
 def _not(validator: Any, not_schema: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     """`not`, its subschema judged with nothing skipped (an error skipped inside would turn the verdict)."""
     token = _OVERSIZED.set(frozenset())
@@ -163,16 +208,51 @@ def _skipping_oversized(check: Keyword) -> Keyword:
     return keyword
 
 
+@cache
 def bounded_validator_class() -> Any:
-    """Draft 2020-12 with a linear `uniqueItems` and the looking-inside keywords skipping oversized nodes."""
+    """Draft 2020-12 with a linear `uniqueItems`, the looking-inside keywords skipping oversized nodes and the
+    whole-container keywords quoting the instance short (`_QUOTING`), kept across every `$ref`, `anyOf`, `allOf`,
+    `oneOf`, `not` and `if` (see `_keeping_class`). Built once: a class made per Contract would be a new class each
+    time for the same keywords."""
     stock = Draft202012Validator.VALIDATORS
     changed: dict[str, Keyword] = {name: _skipping_oversized(stock[name]) for name in _LOOKING_INSIDE}
+    changed.update(_QUOTING)
     changed["items"] = _skipping_oversized(_focused(stock["items"], "array"))
     changed["additionalProperties"] = _skipping_oversized(_focused(stock["additionalProperties"], "object"))
     changed["uniqueItems"] = _skipping_oversized(_unique_items)
     changed["not"] = _skipping_oversized(_not)
     changed["if"] = _skipping_oversized(_if)
-    return validators.extend(Draft202012Validator, changed)
+    return _keeping_class(validators.extend(Draft202012Validator, changed))
+
+
+def linear_unique_validator_class() -> Any:
+    """Draft 2020-12 as stock but for a linear `uniqueItems` and messages that quote the instance short, kept
+    across `$ref`: for the documents that are not a type of the contract (the testee protocol's messages), where
+    nothing is skipped but no keyword may be quadratic either. The bounded class is that when no explanation is
+    running (nothing is marked oversized, nothing focused)."""
+    return bounded_validator_class()
+
+
+def _keeping_class(cls: Any) -> Any:
+    """`cls` whose `evolve` (which every `descend`, so every `$ref`, `anyOf`, `items`, ..., goes through) returns
+    `cls` again.
+
+    WHY: jsonschema's own `evolve` picks the class of the subschema's `$schema` (`validator_for`), and every schema
+    of spec/schemas declares `$schema` at its root: following a `$ref` to one (Observations → Stream) handed the rest
+    of the walk to the stock Draft202012Validator, with its pairwise `uniqueItems` and no oversized skipping. Every
+    schema of the contract is 2020-12 (spec_data checks them with Draft202012Validator.check_schema), so keeping the
+    class changes no verdict."""
+    fields = [(field.name, field.alias) for field in cls.__attrs_attrs__ if field.init]
+
+    def evolve(self: Any, **changes: Any) -> Any:
+        changes.setdefault("schema", self.schema)
+        for name, alias in fields:
+            if alias not in changes:
+                changes[alias] = getattr(self, name)
+        return cls(**changes)
+
+    cls.evolve = evolve
+    return cls
 
 
 def _json_type(value: Any) -> str:
@@ -239,6 +319,8 @@ class _Walk:
     def _members(self, schema: dict[str, Any], base: str, pointer: str, instance: dict[str, Any]) -> None:
         properties = schema.get("properties", {})
         extra = schema.get("additionalProperties")
+        if not properties and not isinstance(extra, dict) and "propertyNames" not in schema:
+            return  # nothing here looks at a member: an object item of a string array is not walked key by key
         others = [key for key in instance if key not in properties]
         if (
             len(others) > FOCUS_FROM

@@ -11,7 +11,9 @@ WHY it is shaped this way:
 - Only what keeps the conversation in step is checked here (a JSON object per line, a known `type`, the right
   `id`, the handshake's versions): a violation means the next line can no longer be trusted, so the caller
   kills and restarts. Whether an answer is *right* is `compare`'s (and `kinds`') business; the JSON Schemas of every
-  message (conformance/protocol/) are applied on request by `Traffic`.
+  message (conformance/protocol/) are applied on request by `Traffic`, with a linear `uniqueItems`
+  (bounded_schema.linear_unique_validator_class): the hello's `kinds` has no `maxItems`, and jsonschema's own
+  check compares every pair of items it cannot sort (10,000 objects there: 50 million comparisons).
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
-from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from seq_io.reference.bounded_schema import linear_unique_validator_class
 from seq_io.reference.issues import format_path
 from seq_io.reference.wire import parse_json_text, wire_limits
 from seq_io.runner import processes
@@ -470,14 +472,16 @@ class Session:
 
 
 @cache
-def _validators() -> dict[str, Draft202012Validator]:
+def _validators() -> dict[str, Any]:
+    """Message name → its validator (Draft 2020-12, `uniqueItems` linear)."""
     paths = sorted(PROTOCOL_DIR.glob("*.schema.json"))
     schemas = {path.name.removesuffix(".schema.json"): json.loads(path.read_text(encoding="utf-8")) for path in paths}
     registry: Registry[Any] = Registry().with_resources(
         (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
         for schema in schemas.values()
     )
-    return {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
+    validator_class = linear_unique_validator_class()
+    return {name: validator_class(schema, registry=registry) for name, schema in schemas.items()}
 
 
 class Traffic:
