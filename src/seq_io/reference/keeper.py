@@ -522,6 +522,22 @@ class Keeper:
         self._waiting[episode_id] = None
         return Acted(True)
 
+    def waiting_size(self, episode_id: str) -> int:
+        """The size (STR-SIZE) of the inputs of the episode's waiting act, measured once (a host bounds the inputs
+        that waiting acts hold together)."""
+        waiting = self._episodes[episode_id].waiting
+        assert waiting is not None, "only an episode whose act waits has a waiting size"
+        if waiting.size is None:
+            waiting.size = size(waiting.inputs)
+        return waiting.size
+
+    def withdraw(self, episode_id: str) -> None:
+        """Forget the episode's waiting act as if it had never come (a host refused it for its own bound); the
+        episode stays, as an accepted empty post would leave it."""
+        episode = self._episodes[episode_id]
+        episode.waiting = None
+        del self._waiting[episode_id]
+
     def _need(self, t: int, last_act: int) -> list[int]:
         """needed(s, t, last_act), refused beyond MAX_STREAM_FRAMES numbers without listing them (STR-ACT-BOUND)."""
         schedule = self.schedule

@@ -50,7 +50,8 @@ from seq_io.reference.keeper import (
     episode_idle_of,
 )
 from seq_io.reference.schedule import ScheduleError
-from seq_io.reference.wire import MAX_DOCUMENT_BYTES, WIRE_JSON_SYNTAX, parse_json_text
+from seq_io.reference.wire import MAX_DOCUMENT_BYTES
+from seq_io.worker.bodies import BodyParser, BodyRefused
 from seq_io.worker.host import (
     MAX_TEST_WAIT_S,
     MIN_TEST_WAIT_S,
@@ -81,6 +82,7 @@ class WorkerSettings:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     body_timeout_s: float = DEFAULT_BODY_TIMEOUT_S
     testing: bool = False
+    parser: BodyParser = field(default_factory=BodyParser)
     log: TextIO | None = field(default_factory=lambda: sys.stderr)
     implementation: tuple[str, str] = ("seq-io-ref-worker", "0")
 
@@ -97,12 +99,6 @@ def _invalid_body(rule: str, message: str) -> Reply:
         issues=[{"path": "$", "rule": rule, "message": message}],
     )
     return Reply(error.status, error.body())
-
-
-class BodyRefused(Exception):
-    def __init__(self, reply: Reply) -> None:
-        super().__init__(reply.body["error"]["message"])
-        self.reply = reply
 
 
 def _check_media_type(request: Request) -> None:
@@ -153,21 +149,7 @@ async def read_json_body(request: Request, settings: WorkerSettings) -> Any:
         raise BodyRefused(
             _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {settings.body_timeout_s:g} s")
         ) from None
-    try:
-        text = b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise BodyRefused(
-            _invalid_body(WIRE_JSON_SYNTAX, f"the body is not UTF-8 ({error.reason} at byte {error.start})")
-        ) from None
-    value, issues = parse_json_text(text)
-    if issues:
-        refused = StreamError(
-            INVALID_BODY,
-            f"the body is not JSON as spec/validation.md reads it: {issues[0]}",
-            issues=[{"path": issue.path, "rule": issue.rule} for issue in issues],
-        )
-        raise BodyRefused(Reply(refused.status, refused.body()))
-    return value
+    return await settings.parser.parse(b"".join(chunks))
 
 
 def _summary(body: Any, path: str) -> dict[str, Any]:
@@ -208,6 +190,7 @@ class Worker:
     def drain(self) -> None:
         """Begin the shutdown: waiting acts are answered now, requests not yet received whole get 503."""
         self.draining = True
+        self.settings.parser.close()
         reply = unavailable("shutting_down", "the worker is shutting down; nothing of this request was kept")
         for host in [self.root, *self.keepers.values()]:
             host.close(reply)
