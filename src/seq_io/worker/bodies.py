@@ -145,7 +145,11 @@ def parse_inline(data: bytes) -> Any:
 
 def _child(conn: Connection, memory_bytes: int) -> None:
     """The child's whole life: limit its memory, read the body's bytes, answer what `read_value` decides or
-    ("too_costly",), exit."""
+    ("too_costly",), exit. Its stderr goes nowhere: what a child dying of its limit prints (a MemoryError, a Rust
+    allocation failure) is not the worker's log; the worker's answer says what happened."""
+    os.environ["RUST_BACKTRACE"] = "0"  # a Rust panic out of memory would hang capturing its backtrace
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
     with contextlib.suppress(ValueError, OSError):  # a lower hard limit already in force bounds the child as well
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     try:
@@ -153,13 +157,13 @@ def _child(conn: Connection, memory_bytes: int) -> None:
         answer = read_value(data)
         del data
         conn.send(answer)
-    except MemoryError:
-        try:
-            conn.send(("too_costly",))
-        except (MemoryError, OSError):
-            os._exit(3)
     except (EOFError, OSError):  # the worker went away or killed the parse: nobody to answer
         pass
+    except BaseException:
+        try:
+            conn.send(("too_costly",))
+        except BaseException:
+            os._exit(3)
     finally:
         conn.close()
 
@@ -224,11 +228,10 @@ class BodyParser:
             raise BodyRefused(
                 invalid_body(
                     HTTP_TOO_COSTLY,
-                    f"reading the body took more than {settings.timeout_s:g} s (--parse-timeout) or its reader "
-                    "failed; send smaller bodies",
+                    f"reading the body took more than {settings.timeout_s:g} s (--parse-timeout); send smaller bodies",
                 )
             )
-        if answer[0] == "too_costly":
+        if answer[0] in ("too_costly", "died"):
             raise BodyRefused(
                 invalid_body(
                     HTTP_TOO_COSTLY,
@@ -239,7 +242,8 @@ class BodyParser:
         return _decided(answer)
 
     async def _in_child(self, data: bytes) -> tuple[Any, ...] | None:
-        """The child's answer, or None when it was killed (the timeout, `close`) or died without one."""
+        """The child's answer, ("died",) when it ended without one (out of memory, it aborts), or None when it was
+        killed (the timeout, `close`)."""
         context = _context()
         ours, theirs = context.Pipe(duplex=True)
         child = context.Process(target=_child, args=(theirs, self.settings.memory_bytes), daemon=True)
@@ -251,7 +255,8 @@ class BodyParser:
         talk = asyncio.ensure_future(asyncio.to_thread(_talk, ours, data))
         try:
             async with asyncio.timeout(self.settings.timeout_s):
-                return await asyncio.shield(talk)
+                answer = await asyncio.shield(talk)
+            return ("died",) if answer is None else answer
         except TimeoutError:
             return None
         finally:
