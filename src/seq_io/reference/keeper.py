@@ -81,6 +81,8 @@ EPISODES = "MAX_EPISODES"
 
 MAX_EPISODES = 1024
 """This keeper's MAX_EPISODES (spec/stream.md STR-LIMIT-EPISODES: an implementation limit of at least 1,024)."""
+MAX_EPISODE_ID = 256
+"""The longest episode id an act on the stream may name, in code points, as a post's (STR-ACT-EPISODE)."""
 FRAMES_CEILING = 1_000_000
 """The largest MAX_STREAM_FRAMES a keeper takes (STR-SETUP): the least result bound of a schedule implementation
 (spec/schedule.md SCH-RESULT-BOUND), so that STR-ACT-BOUND refuses an act before `picks` could."""
@@ -494,10 +496,11 @@ class Keeper:
                 "The policy declares Observations, so an act must carry seq, the number (step) of the "
                 "observation it carries.",
             )
-        if episode_id is None:
+        if episode_id is None or not 1 <= len(episode_id) <= MAX_EPISODE_ID:
             raise StreamError(
                 EPISODE_REQUIRED,
-                "An act that carries seq must carry episode_id: seq numbers an observation within its episode.",
+                "An act that carries seq must carry episode_id, a string of 1 to 256 characters like a post's: seq "
+                "numbers an observation within its episode.",
             )
         episode = self._episode(episode_id, now)
         if episode.waiting is not None:
