@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from http_processes import Running, children, running, worker
-from seq_io.reference.keeper import Keeper, Limits
+from seq_io.reference.keeper import Limits
 from seq_io.reference.wire import parse_json_text
 from seq_io.worker import cli
 from seq_io.worker.bodies import (
@@ -160,16 +160,6 @@ def test_waiting_acts_inputs_are_bounded_together() -> None:
     assert (full.status, full.body["error"]["details"]["reason"]) == (503, "waiting_full")
     assert held == (20, ["a"])
     assert handed.status == 200 and after == 0 and waiting == ["b"]
-
-
-def test_a_withdrawn_act_leaves_its_episode_as_if_it_never_came() -> None:
-    keeper = Keeper.of({"every": 1})
-    assert keeper.act({"episode_id": "e", "seq": 2, "inputs": [1, 2]}, 0.0).waiting
-    assert keeper.waiting_size("e") == 5
-    keeper.withdraw("e")
-    assert keeper.act({"episode_id": "e", "seq": 1, "inputs": 0}, 1.0).waiting  # not act-waiting, not after 2
-    keeper.tick(20.0)
-    assert [answer.error.rule for answer in keeper.take_events().answers if answer.error] == ["stream.frames-missing"]
 
 
 def _args(*argv: str) -> argparse.Namespace:

@@ -295,9 +295,15 @@ class Keeper:
     """The keeper of one worker: every episode's stream, for one declaration (spec/stream.md)."""
 
     def __init__(
-        self, schedule: Schedule | None, *, limits: Limits | None = None, episode_idle: int | None = None
+        self,
+        schedule: Schedule | None,
+        *,
+        limits: Limits | None = None,
+        episode_idle: int | None = None,
+        store: Callable[[Any], Any] | None = None,
     ) -> None:
         check_episode_idle(episode_idle)
+        self.store = store  # what a frame's inputs are held as (a worker's compact text, seq_io.reference.held)
         self.limits = limits or Limits.of_contract()
         self.limits.check()
         self.schedule = schedule
@@ -313,10 +319,17 @@ class Keeper:
 
     @classmethod
     def of(
-        cls, declaration: object, rate: object = None, *, limits: Limits | None = None, episode_idle: int | None = None
+        cls,
+        declaration: object,
+        rate: object = None,
+        *,
+        limits: Limits | None = None,
+        episode_idle: int | None = None,
+        store: Callable[[Any], Any] | None = None,
     ) -> Keeper:
         """A keeper for a declaration and a rate (STR-SETUP); `of` refuses with its ScheduleError."""
-        return cls(sch.of(declaration, rate), limits=limits, episode_idle=episode_idle)  # type: ignore[arg-type]
+        schedule = sch.of(declaration, rate)  # type: ignore[arg-type]
+        return cls(schedule, limits=limits, episode_idle=episode_idle, store=store)
 
     @property
     def held_bytes(self) -> int:
@@ -438,6 +451,8 @@ class Keeper:
         if new_held or new_marks:
             added = sum(sizes.values())
             self._check_limits(episode, new_held, new_marks, added)
+            if self.store is not None:
+                new_held = {number: self.store(inputs) for number, inputs in new_held.items()}
             episode.hold_all(new_held, sizes, added)
             self._bytes += added
             marks |= new_marks
@@ -595,7 +610,7 @@ class Keeper:
                 and episode.bytes + frame_size <= limits.bytes
                 and self._bytes + frame_size <= limits.worker_bytes
             ):
-                episode.hold(t, own, frame_size)
+                episode.hold(t, own if self.store is None else self.store(own), frame_size)
                 self._bytes += frame_size
                 episode.move_through()
                 return

@@ -41,6 +41,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from seq_io.reference import held
 from seq_io.reference.keeper import (
     FORMATS_HEADER,
     INVALID_BODY,
@@ -299,7 +300,7 @@ def test_config(body: Any, root: StreamConfig) -> StreamConfig:
 
 
 def _dump(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return held.dumps(value).encode("utf-8")  # held frames are spliced in as their text
 
 
 def respond(reply: Reply, headers: dict[str, str] | None = None) -> Response:

@@ -1,5 +1,6 @@
 """One keeper behind the HTTP surface: request bodies (already parsed JSON values) and a real monotonic clock →
-the pure keeper of spec/stream.md → `Reply`s (status + JSON body), with the answers of waiting acts delivered to
+the pure keeper of spec/stream.md → `Reply`s (status + JSON body; a handed frame is its held text,
+`seq_io.reference.held`, which `held.dumps` writes as is), with the answers of waiting acts delivered to
 the requests that wait for them.
 
 WHY it is shaped this way:
@@ -30,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from seq_io.reference.held import compact
 from seq_io.reference.keeper import Keeper, Limits, StreamError, stream_wait_s
 from seq_io.reference.spec_data import load_spec
 
@@ -99,8 +101,8 @@ class KeeperHost:
     def __init__(self, config: StreamConfig, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config
         self.keeper = Keeper.of(
-            config.declaration, config.rate, limits=config.limits, episode_idle=config.episode_idle
-        )  # ScheduleError when `of` refuses (STR-SETUP)
+            config.declaration, config.rate, limits=config.limits, episode_idle=config.episode_idle, store=compact
+        )  # ScheduleError when `of` refuses (STR-SETUP); frames held as their text (seq_io.reference.held)
         self._clock = clock
         self._start = clock()
         self._scale = config.scale
