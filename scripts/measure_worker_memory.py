@@ -20,6 +20,8 @@ from typing import Any
 
 import httpx
 
+from seq_io.reference.frame_size import size
+
 REPO = Path(__file__).resolve().parents[1]
 POLICY = REPO / "tests" / "policies" / "every-one.json"
 JSON = {"content-type": "application/json"}
@@ -55,7 +57,7 @@ def per_frame(client: httpx.Client, url: str, pid: int, inputs: Any, count: int,
     batch = 1000
     for first in range(0, count, batch):
         frames = [{"seq": n, "inputs": inputs} for n in range(first, min(count, first + batch))]
-        client.post(f"{url}/observe", json={"episode_id": f"f{json.dumps(inputs)[:8]}", "frames": frames})
+        client.post(f"{url}/observe", json={"episode_id": f"f{json.dumps(inputs)[:12]}", "frames": frames})
     grown = settle(pid) - before
     return {"frames": count, "counted": count * counted, "rss_grown": grown, "per_frame": grown / count}
 
@@ -73,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         with httpx.Client(timeout=60) as client:
             results["empty_arrays"] = per_frame(client, url, process.pid, [], args.frames, 2)
             results["kib_strings"] = per_frame(client, url, process.pid, "x" * 1022, args.frames // 10, 1024)
+            joints = {"joints": [round(0.001 * n - 0.03, 6) for n in range(64)]}
+            results["float_objects"] = per_frame(client, url, process.pid, joints, args.frames // 10, size(joints))
             before = settle(process.pid)
             for number in range(args.episodes):
                 client.post(f"{url}/observe", json={"episode_id": f"episode-{number:08d}"})
@@ -97,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
     else:
         print(f"baseline RSS {results['baseline_rss'] / 2**20:.1f} MiB, end {results['peak_rss'] / 2**20:.1f} MiB")
-        for name in ("empty_arrays", "kib_strings"):
+        for name in ("empty_arrays", "kib_strings", "float_objects"):
             row = results[name]
             print(
                 f"{name}: {row['frames']} frames, counted {row['counted']:,} B, RSS +{row['rss_grown'] / 2**20:.1f} MiB"
