@@ -36,6 +36,7 @@ VALUES: list[Any] = [
     {"a": [1, {"b": None}], "": "", "\x00": 1},
     [[[]], {"x": [0.1, -3]}],
     "\x00nonce:0\x00",
+    {"cam": [1, 2], "s": "x", "n": 2.5, "e": [], "o": {}},
 ]
 
 
@@ -47,10 +48,12 @@ def test_dumps_writes_a_held_value_as_json_dumps_writes_the_value(value: Any) ->
 
 
 def test_an_object_is_held_member_by_member_and_anything_else_whole() -> None:
-    held = compact({"cam": [1, 2], "s": "x"})
-    assert isinstance(held, dict) and list(held) == ["cam", "s"]
-    assert [member.text for member in held.values()] == ["[1,2]", '"x"']
+    held = compact({"cam": [1, 2], "s": "x", "n": 2.5, "e": []})
+    assert isinstance(held, dict) and list(held) == ["cam", "s", "n", "e"]
+    assert isinstance(held["cam"], Text) and held["cam"].text == "[1,2]"
+    assert held["s"] == "x" and held["n"] == 2.5 and held["e"] == []  # as small as their text: kept as they are
     assert isinstance(compact([1]), Text) and compact([1]).text == "[1]"
+    assert compact([]) == [] and compact("x") == "x" and compact(None) is None
     with pytest.raises(TypeError, match="not a JSON value"):
         dumps({"x": object()})
 

@@ -39,11 +39,23 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+"""Values already as small as their text (a str is its text; a number or a constant a few bytes): kept as they are,
+which also spares the worker a `json.dumps` per frame for the smallest frames, the ones a flood is made of."""
+
+
+def _held(value: Any) -> Any:
+    if type(value) in _AS_IS or not value:  # a scalar, or an empty array or object
+        return value
+    return Text(_text(value))
+
+
 def compact(inputs: Any) -> Any:
-    """What a keeper holds for a frame's inputs: an object as a dict of member texts, anything else as one text."""
+    """What a keeper holds for a frame's inputs: an object as a dict of its members, anything else alone, each a
+    text unless it is a scalar or empty (kept as it is)."""
     if type(inputs) is dict:
-        return {key: Text(_text(member)) for key, member in inputs.items()}
-    return Text(_text(inputs))
+        return {key: _held(member) for key, member in inputs.items()}
+    return _held(inputs)
 
 
 def dumps(value: Any) -> str:
