@@ -58,7 +58,7 @@ def test_the_fast_path_decides_as_the_reader_of_record(text: str) -> None:
         assert answer[0] == "issues"
         assert [(path, rule) for path, rule, _ in answer[1]] == [(issue.path, issue.rule) for issue in issues]
     else:
-        assert answer == ("value", value)
+        assert answer[:2] == ("value", value)
 
 
 def test_a_body_that_is_not_utf8_is_refused_in_words() -> None:
