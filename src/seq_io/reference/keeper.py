@@ -544,7 +544,7 @@ class Keeper:
         """The size (STR-SIZE) of the inputs of the episode's waiting act, measured once (a host bounds the inputs
         that waiting acts hold together)."""
         waiting = self._episodes[episode_id].waiting
-        assert waiting is not None, "only an episode whose act waits has a waiting size"
+        assert waiting is not None  # only an episode whose act waits has a waiting size
         if waiting.size is None:
             waiting.size = size(waiting.inputs)
         return waiting.size
