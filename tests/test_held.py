@@ -62,6 +62,7 @@ def _played(case: Any) -> str:
     return dumps(testee._stream(TABLE["stream"].input(case)))
 
 
+@pytest.mark.slow
 def test_every_stream_vector_answers_the_same_bytes_with_frames_held_compact() -> None:
     cases = [case for case in suite_cache.cases()[0] if case.kind == "stream" and "expect" not in case.case.data]
     assert len(cases) > 250
