@@ -217,3 +217,30 @@ def test_an_ended_episode_gives_its_bytes_back_to_the_worker() -> None:
     assert keeper.held_bytes == 5 + 5
     keeper.tick(10.5)
     assert keeper.take_events().ended == ["e"] and keeper.held_bytes == 5
+
+
+def test_a_host_can_measure_and_withdraw_a_waiting_act_and_choose_how_frames_are_held() -> None:
+    """What a worker asks of its keeper beyond spec/stream.md: the size of a waiting act's inputs (measured once,
+    whether the quick check counted it or not), forgetting a waiting act it refuses for its own bound, and holding
+    frames in its own form (`store`, seq_io.reference.held)."""
+    keeper = Keeper.of({"every": 1}, store=lambda inputs: ("held", inputs))
+    assert keeper.act({"episode_id": "é", "seq": 2, "inputs": [1, 2]}, 0.0).waiting  # not the quick check's id
+    assert keeper.waiting_size("é") == keeper.waiting_size("é") == size([1, 2])
+    assert keeper.act({"episode_id": "e", "seq": 1, "inputs": {"a": 1}}, 0.0).waiting
+    assert keeper.waiting_size("e") == size({"a": 1})
+    keeper.withdraw("é")
+    assert keeper.act({"episode_id": "é", "seq": 1, "inputs": "o1"}, 1.0).waiting  # neither act-waiting nor behind
+    assert keeper.post({"episode_id": "é", "frames": [{"seq": 0, "inputs": "p0"}]}, 2.0) == 0
+    assert [(a.episode_id, a.handed) for a in keeper.take_events().answers] == [
+        ("é", {"observations": [("held", "p0"), "o1"], "steps": [0, 1]})
+    ]
+    pairs = Keeper.of({"streams": {"cam": {"at": [-1, 0]}}}, store=lambda inputs: ("held", inputs))
+    assert pairs.act({"episode_id": "e", "seq": 0, "inputs": {"cam": "o0"}}, 0.0).handed is not None
+    assert pairs.act({"episode_id": "e", "seq": 1, "inputs": {"cam": "o1"}}, 0.0).handed == {
+        "observations": [("held", {"cam": "o0"}), {"cam": "o1"}],
+        "steps": [0, 1],
+    }  # the act's own frame is held in the same form
+    keeper.tick(keeper.wait_s + 0.5)
+    assert [(a.episode_id, a.error and a.error.rule) for a in keeper.take_events().answers] == [
+        ("e", "stream.frames-missing")
+    ]

@@ -209,7 +209,7 @@ def test_a_worker_without_test_keepers_runs_what_its_configuration_matches(tmp_p
         and case.case.data.get("episode_idle") is None
     }
     xfail = tmp_path / "not-run.json"
-    with running(worker("--policy", str(policy), "--wait-s", "1", "--quiet")) as process:
+    with running(worker("--policy", str(policy), "--wait-s", "1", "--no-episode-idle", "--quiet")) as process:
         code, report, stdout = run_probe(process.url, tmp_path)
         fixed = probe(process.url, "--xfail", str(xfail), "--fix", "--group", "stream/act/*")
         again, listed, _ = run_probe(process.url, tmp_path, "--xfail", str(xfail), "--group", "stream/act/*")

@@ -4,7 +4,9 @@ the timer has not fired yet, and closing answers every waiting act."""
 from __future__ import annotations
 
 import asyncio
+import json
 
+from seq_io.reference.held import dumps
 from seq_io.reference.keeper import Limits
 from seq_io.worker.host import KeeperHost, StreamConfig, unavailable
 
@@ -36,7 +38,8 @@ def test_an_act_arriving_after_its_predecessors_deadline_gets_its_own_answer() -
         }
         assert not second.done() and keeper.waiting() == ["e"]
         assert keeper.observe({"episode_id": "e", "frames": [{"seq": 0, "inputs": "z"}]}).body == {"through": 0}
-        assert (await asyncio.wait_for(second, 1)).body == {"outputs": {"observations": ["z", "b"], "steps": [0, 1]}}
+        handed = (await asyncio.wait_for(second, 1)).body  # frames are held as their text (seq_io.reference.held)
+        assert json.loads(dumps(handed)) == {"outputs": {"observations": ["z", "b"], "steps": [0, 1]}}
 
     asyncio.run(scenario())
 

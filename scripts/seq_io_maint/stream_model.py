@@ -362,7 +362,7 @@ class Model:
                 return {"handed": body["inputs"], "at": index}
             raise Refused("stream.seq-required")
         episode_id = body.get("episode_id")
-        if episode_id is None:
+        if episode_id is None or not 1 <= len(episode_id) <= 256:  # STR-ACT-EPISODE: code points, as a post's
             raise Refused("stream.episode-required")
         e = self.episode(episode_id)
         if e.waiting is not None:

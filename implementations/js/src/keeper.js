@@ -69,7 +69,7 @@ const MESSAGES = {
   "stream.invalid-body": "The body is not a valid request of this endpoint.",
   "stream.invalid-skipped": "A skipped number is negative; numbers count from 0.",
   "stream.seq-required": "An observation schedule is declared, so the act must carry seq.",
-  "stream.episode-required": "An act that carries seq must name its episode.",
+  "stream.episode-required": "An act that carries seq must name its episode by an id of 1 to 256 code points.",
   "stream.act-not-after-previous": "The act's seq is not above the episode's previous act.",
   "stream.act-waiting": "Another act of this episode is still waiting for frames.",
   "stream.frames-missing": "Earlier observations the act needs did not arrive in time.",
@@ -130,6 +130,14 @@ function nonFiniteAt(root) {
 
 /** An integer-valued number as a plain number (-0 becomes 0). */
 const step = (v) => (v === 0 ? 0 : v);
+
+/** An id an act on the stream may name: a string of 1 to 256 code points, as a post's (STR-ACT-EPISODE). */
+function isEpisodeId(id) {
+  if (typeof id !== "string" || id.length === 0 || id.length > 512) return false;
+  let points = 0;
+  for (const _ of id) points += 1; // code points, not UTF-16 units
+  return points <= 256;
+}
 
 /**
  * A value and its recorded literal, moved into a fresh one-member holder {[as]: value}.
@@ -446,7 +454,7 @@ export class Keeper {
       if (this.s === null) return boxed(body, "inputs", "handed"); // STR-ACT-UNDECLARED: not on the stream
       return refusal("stream.seq-required"); // STR-ACT-SEQ
     }
-    if (!has(body, "episode_id") || body.episode_id === null) return refusal("stream.episode-required");
+    if (!isEpisodeId(body.episode_id)) return refusal("stream.episode-required"); // STR-ACT-EPISODE
     const e = this.#episode(body.episode_id, now);
     if (!(e instanceof Episode)) return e;
     const id = body.episode_id;

@@ -81,6 +81,8 @@ EPISODES = "MAX_EPISODES"
 
 MAX_EPISODES = 1024
 """This keeper's MAX_EPISODES (spec/stream.md STR-LIMIT-EPISODES: an implementation limit of at least 1,024)."""
+MAX_EPISODE_ID = 256
+"""The longest episode id an act on the stream may name, in code points, as a post's (STR-ACT-EPISODE)."""
 FRAMES_CEILING = 1_000_000
 """The largest MAX_STREAM_FRAMES a keeper takes (STR-SETUP): the least result bound of a schedule implementation
 (spec/schedule.md SCH-RESULT-BOUND), so that STR-ACT-BOUND refuses an act before `picks` could."""
@@ -293,9 +295,15 @@ class Keeper:
     """The keeper of one worker: every episode's stream, for one declaration (spec/stream.md)."""
 
     def __init__(
-        self, schedule: Schedule | None, *, limits: Limits | None = None, episode_idle: int | None = None
+        self,
+        schedule: Schedule | None,
+        *,
+        limits: Limits | None = None,
+        episode_idle: int | None = None,
+        store: Callable[[Any], Any] | None = None,
     ) -> None:
         check_episode_idle(episode_idle)
+        self.store = store  # what a frame's inputs are held as (a worker's compact text, seq_io.reference.held)
         self.limits = limits or Limits.of_contract()
         self.limits.check()
         self.schedule = schedule
@@ -311,10 +319,17 @@ class Keeper:
 
     @classmethod
     def of(
-        cls, declaration: object, rate: object = None, *, limits: Limits | None = None, episode_idle: int | None = None
+        cls,
+        declaration: object,
+        rate: object = None,
+        *,
+        limits: Limits | None = None,
+        episode_idle: int | None = None,
+        store: Callable[[Any], Any] | None = None,
     ) -> Keeper:
         """A keeper for a declaration and a rate (STR-SETUP); `of` refuses with its ScheduleError."""
-        return cls(sch.of(declaration, rate), limits=limits, episode_idle=episode_idle)  # type: ignore[arg-type]
+        schedule = sch.of(declaration, rate)  # type: ignore[arg-type]
+        return cls(schedule, limits=limits, episode_idle=episode_idle, store=store)
 
     @property
     def held_bytes(self) -> int:
@@ -436,6 +451,8 @@ class Keeper:
         if new_held or new_marks:
             added = sum(sizes.values())
             self._check_limits(episode, new_held, new_marks, added)
+            if self.store is not None:
+                new_held = {number: self.store(inputs) for number, inputs in new_held.items()}
             episode.hold_all(new_held, sizes, added)
             self._bytes += added
             marks |= new_marks
@@ -494,10 +511,11 @@ class Keeper:
                 "The policy declares Observations, so an act must carry seq, the number (step) of the "
                 "observation it carries.",
             )
-        if episode_id is None:
+        if episode_id is None or not 1 <= len(episode_id) <= MAX_EPISODE_ID:
             raise StreamError(
                 EPISODE_REQUIRED,
-                "An act that carries seq must carry episode_id: seq numbers an observation within its episode.",
+                "An act that carries seq must carry episode_id, a string of 1 to 256 characters like a post's: seq "
+                "numbers an observation within its episode.",
             )
         episode = self._episode(episode_id, now)
         if episode.waiting is not None:
@@ -521,6 +539,22 @@ class Keeper:
         episode.waiting = _Waiting(t, inputs, own_size, now + self.wait_s, missing)
         self._waiting[episode_id] = None
         return Acted(True)
+
+    def waiting_size(self, episode_id: str) -> int:
+        """The size (STR-SIZE) of the inputs of the episode's waiting act, measured once (a host bounds the inputs
+        that waiting acts hold together)."""
+        waiting = self._episodes[episode_id].waiting
+        assert waiting is not None  # only an episode whose act waits has a waiting size
+        if waiting.size is None:
+            waiting.size = size(waiting.inputs)
+        return waiting.size
+
+    def withdraw(self, episode_id: str) -> None:
+        """Forget the episode's waiting act as if it had never come (a host refused it for its own bound); the
+        episode stays, as an accepted empty post would leave it."""
+        episode = self._episodes[episode_id]
+        episode.waiting = None
+        del self._waiting[episode_id]
 
     def _need(self, t: int, last_act: int) -> list[int]:
         """needed(s, t, last_act), refused beyond MAX_STREAM_FRAMES numbers without listing them (STR-ACT-BOUND)."""
@@ -576,7 +610,7 @@ class Keeper:
                 and episode.bytes + frame_size <= limits.bytes
                 and self._bytes + frame_size <= limits.worker_bytes
             ):
-                episode.hold(t, own, frame_size)
+                episode.hold(t, own if self.store is None else self.store(own), frame_size)
                 self._bytes += frame_size
                 episode.move_through()
                 return

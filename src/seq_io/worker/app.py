@@ -26,7 +26,6 @@ WHY it is shaped this way:
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -34,6 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from seq_io.reference import held
 from seq_io.reference.keeper import (
     INVALID_BODY,
     INVALID_SCENARIO,
@@ -42,7 +42,9 @@ from seq_io.reference.keeper import (
     episode_idle_of,
 )
 from seq_io.reference.schedule import ScheduleError
-from seq_io.reference.wire import MAX_DOCUMENT_BYTES, WIRE_JSON_SYNTAX, parse_json_text
+from seq_io.reference.wire import MAX_DOCUMENT_BYTES
+from seq_io.worker.bodies import BodyParser
+from seq_io.worker.bodies import BodyRefused as BodyRefused  # where app users (the benchmark) find it
 from seq_io.worker.host import (
     MAX_TEST_WAIT_S,
     MIN_TEST_WAIT_S,
@@ -73,6 +75,7 @@ class WorkerSettings:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     body_timeout_s: float = DEFAULT_BODY_TIMEOUT_S
     testing: bool = False
+    parser: BodyParser = field(default_factory=BodyParser)
     log: TextIO | None = field(default_factory=lambda: sys.stderr)
     implementation: tuple[str, str] = ("seq-io-ref-worker", "0")
 
@@ -89,12 +92,6 @@ def _invalid_body(rule: str, message: str) -> Reply:
         issues=[{"path": "$", "rule": rule, "message": message}],
     )
     return Reply(error.status, error.body())
-
-
-class BodyRefused(Exception):
-    def __init__(self, reply: Reply) -> None:
-        super().__init__(reply.body["error"]["message"])
-        self.reply = reply
 
 
 def media_type_refusal(content_type: str | None) -> Reply | None:
@@ -125,23 +122,10 @@ def body_timed_out(seconds: float) -> Reply:
     return _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {seconds:g} s (--body-timeout)")
 
 
-async def parse_body(body: bytes) -> Any:
-    """The request's JSON value under the wire rules of spec/validation.md (BodyRefused otherwise)."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise BodyRefused(
-            _invalid_body(WIRE_JSON_SYNTAX, f"the body is not UTF-8 ({error.reason} at byte {error.start})")
-        ) from None
-    value, issues = parse_json_text(text)
-    if issues:
-        refused = StreamError(
-            INVALID_BODY,
-            f"the body is not JSON as spec/validation.md reads it: {issues[0]}",
-            issues=[{"path": issue.path, "rule": issue.rule} for issue in issues],
-        )
-        raise BodyRefused(Reply(refused.status, refused.body()))
-    return value
+async def parse_body(body: bytes, parser: BodyParser) -> Any:
+    """The request's JSON value under the wire rules of spec/validation.md (BodyRefused otherwise), read by
+    `parser` (bodies.py: small bodies inline, large ones in a child process, off the event loop)."""
+    return await parser.parse(body)
 
 
 def _summary(body: Any, path: str) -> dict[str, Any]:
@@ -182,6 +166,7 @@ class Worker:
     def drain(self) -> None:
         """Begin the shutdown: waiting acts are answered now, requests not yet received whole get 503."""
         self.draining = True
+        self.settings.parser.close()
         reply = unavailable("shutting_down", "the worker is shutting down; nothing of this request was kept")
         for host in [self.root, *self.keepers.values()]:
             host.close(reply)
@@ -232,7 +217,7 @@ class Worker:
         """The answer to a request whose body the server has read whole."""
         assert route.work is not None
         try:
-            value = await parse_body(body)
+            value = await parse_body(body, self.settings.parser)
         except BodyRefused as refused:
             return refused.reply
         if route.summarize:
@@ -379,5 +364,5 @@ def _match(path: str, testing: bool) -> tuple[str, str | None] | None:
 
 
 def dump(value: Any) -> bytes:
-    """A JSON body: compact, UTF-8, no NaN (the wire rules)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    """A JSON body: compact, UTF-8, no NaN (the wire rules); held frames are spliced in as their text."""
+    return held.dumps(value).encode("utf-8")

@@ -22,6 +22,16 @@ from seq_io.reference.keeper import BYTES, EPISODES, FRAMES, MAX_EPISODES, WORKE
 from seq_io.reference.schedule import ScheduleError
 from seq_io.reference.validation import contract
 from seq_io.reference.wire import MAX_DOCUMENT_BYTES
+from seq_io.worker.bodies import (
+    DEFAULT_PARSE_MEMORY,
+    DEFAULT_PARSE_QUEUE,
+    DEFAULT_PARSE_TIMEOUT_S,
+    DEFAULT_PARSE_WORKERS,
+    BodyParser,
+    ParseSettings,
+    start_forkserver,
+)
+from seq_io.worker.host import DEFAULT_MAX_WAITING_BYTES
 
 EXTRA_HINT = "pip install 'sequences-io-spec[http]'"
 DEFAULT_SHUTDOWN_S = 30.0
@@ -86,7 +96,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--episode-idle",
         type=_idle,
         metavar="S",
-        help="Timeouts.episode_idle in stream seconds (10 to 86400; default: episodes never end)",
+        help=f"Timeouts.episode_idle in stream seconds (10 to 86400; default {DEFAULT_EPISODE_IDLE}, so that "
+        "episodes nobody uses make room: STR-LIMIT-EPISODES)",
     )
     parser.add_argument(
         "--wait-s",
@@ -131,6 +142,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="seconds a request body may take to arrive (default 60)",
     )
+    add_bounds_arguments(parser)
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument(
         "--port", type=_port, default=0, help="the port, 0 to 65535 (default 0: a free one, printed on start)"
@@ -173,6 +185,82 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# -- bodies off the event loop, bounded memory (conformance/worker.md, "Bodies" and "Memory") ----------------------
+
+DEFAULT_EPISODE_IDLE = 3600
+"""The worker's idle timeout unless told otherwise: a keeper with an episode limit needs one (STR-LIMIT-EPISODES)."""
+
+
+def _bytes(text: str) -> int:
+    """A byte count: digits, optionally with a KiB/MiB/GiB suffix."""
+    units = {"kib": 2**10, "mib": 2**20, "gib": 2**30}
+    lowered = text.strip().lower()
+    factor = next((value for unit, value in units.items() if lowered.endswith(unit)), 1)
+    digits = lowered[:-3].strip() if factor > 1 else lowered
+    if not digits.isdigit() or int(digits) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of bytes (like 1048576 or 256MiB)")
+    return int(digits) * factor
+
+
+def add_bounds_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that bound what one request can cost the worker: body parsing, waiting acts, idle episodes."""
+    parser.add_argument(
+        "--no-episode-idle",
+        action="store_true",
+        help="episodes never end by time (then MAX_EPISODES new ids fill the worker until it restarts)",
+    )
+    parser.add_argument(
+        "--parse-workers",
+        type=_positive_int,
+        default=DEFAULT_PARSE_WORKERS,
+        metavar="N",
+        help=f"child processes reading large bodies at once (default {DEFAULT_PARSE_WORKERS})",
+    )
+    parser.add_argument(
+        "--parse-queue",
+        type=int,
+        default=DEFAULT_PARSE_QUEUE,
+        metavar="N",
+        help=f"large bodies waiting for a child; beyond, 503 busy (default {DEFAULT_PARSE_QUEUE})",
+    )
+    parser.add_argument(
+        "--parse-timeout",
+        type=_seconds,
+        default=DEFAULT_PARSE_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds a child may read one body (default {DEFAULT_PARSE_TIMEOUT_S:g})",
+    )
+    parser.add_argument(
+        "--parse-memory",
+        type=_bytes,
+        default=DEFAULT_PARSE_MEMORY,
+        metavar="BYTES",
+        help=f"address space of a child reading a body (default {DEFAULT_PARSE_MEMORY // 2**30} GiB)",
+    )
+    parser.add_argument(
+        "--max-waiting-bytes",
+        type=_bytes,
+        default=DEFAULT_MAX_WAITING_BYTES,
+        metavar="BYTES",
+        help=f"the inputs of all waiting acts together; beyond, 503 waiting_full "
+        f"(default {DEFAULT_MAX_WAITING_BYTES // 2**20} MiB)",
+    )
+
+
+def parse_settings(args: argparse.Namespace) -> ParseSettings:
+    if args.parse_queue < 0:
+        raise UsageError("--parse-queue is 0 or more")
+    return ParseSettings(args.parse_workers, args.parse_queue, args.parse_timeout, args.parse_memory)
+
+
+def episode_idle(args: argparse.Namespace) -> int | None:
+    if args.no_episode_idle and args.episode_idle is not None:
+        raise UsageError("--episode-idle and --no-episode-idle contradict each other; give one")
+    if args.no_episode_idle:
+        return None
+    return DEFAULT_EPISODE_IDLE if args.episode_idle is None else int(args.episode_idle)
+
+
 def read_policy(path: Path) -> tuple[Any, Any]:
     """(observations, actions.hz) of a DeploymentPolicy file, validated; UsageError with every issue otherwise."""
     try:
@@ -203,7 +291,9 @@ def stream_config(args: argparse.Namespace) -> Any:
         limits = Limits.scaled({name: value for name, value in flags.items() if value is not None})
     except ValueError as error:
         raise UsageError(str(error)) from None
-    return StreamConfig(declaration, rate, args.episode_idle, limits, args.wait_s or stream_wait_s())
+    return StreamConfig(
+        declaration, rate, episode_idle(args), limits, args.wait_s or stream_wait_s(), args.max_waiting_bytes
+    )
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -242,6 +332,7 @@ def _run(args: argparse.Namespace) -> int:
                 max_body_bytes=args.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
                 body_timeout_s=args.body_timeout or DEFAULT_BODY_TIMEOUT_S,
                 testing=args.testing,
+                parser=BodyParser(parse_settings(args)),
                 log=None if args.quiet else sys.stderr,
                 implementation=("seq-io-ref-worker", version()),
             ),
@@ -260,6 +351,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"iospec worker: {error}", file=sys.stderr)
         return 2
     url = _url(sock)
+    start_forkserver()
 
     def started() -> None:
         print(f"listening on {url}", flush=True)

@@ -1,5 +1,6 @@
 """One keeper behind the HTTP surface: request bodies (already parsed JSON values) and a real monotonic clock →
-the pure keeper of spec/stream.md → `Reply`s (status + JSON body), with the answers of waiting acts delivered to
+the pure keeper of spec/stream.md → `Reply`s (status + JSON body; a handed frame is its held text,
+`seq_io.reference.held`, which `held.dumps` writes as is), with the answers of waiting acts delivered to
 the requests that wait for them.
 
 WHY it is shaped this way:
@@ -30,10 +31,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from seq_io.reference.held import compact
 from seq_io.reference.keeper import Keeper, Limits, StreamError, stream_wait_s
 from seq_io.reference.spec_data import load_spec
 
 UNAVAILABLE = 503
+DEFAULT_MAX_WAITING_BYTES = 256 * 2**20
+"""The sizes (STR-SIZE) of the inputs of all acts waiting in one keeper together (conformance/worker.md, "Memory")."""
 MIN_TEST_WAIT_S, MAX_TEST_WAIT_S = 0.00001, 3600.0
 """The real waits a test keeper takes (conformance/worker.md, "Test keepers")."""
 
@@ -55,6 +59,7 @@ class StreamConfig:
     episode_idle: int | None
     limits: Limits
     wait_s: float
+    max_waiting_bytes: int = DEFAULT_MAX_WAITING_BYTES
 
     @property
     def scale(self) -> float:
@@ -96,13 +101,15 @@ class KeeperHost:
     def __init__(self, config: StreamConfig, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config
         self.keeper = Keeper.of(
-            config.declaration, config.rate, limits=config.limits, episode_idle=config.episode_idle
-        )  # ScheduleError when `of` refuses (STR-SETUP)
+            config.declaration, config.rate, limits=config.limits, episode_idle=config.episode_idle, store=compact
+        )  # ScheduleError when `of` refuses (STR-SETUP); frames held as their text (seq_io.reference.held)
         self._clock = clock
         self._start = clock()
         self._scale = config.scale
         self._waiters: dict[str, asyncio.Future[Reply]] = {}
         self._deadlines: OrderedDict[str, float] = OrderedDict()  # episode → keeper deadline, earliest first
+        self._waiting_sizes: dict[str, int] = {}  # episode → the size of its waiting act's inputs
+        self.waiting_bytes = 0
         self._timer: asyncio.TimerHandle | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.closed: Reply | None = None
@@ -148,6 +155,17 @@ class KeeperHost:
         if not acted.waiting:
             return Reply(200, {"outputs": acted.handed})
         episode_id = body["episode_id"]  # an act that waits carried a valid ActRequest with an episode id
+        inputs_size = self.keeper.waiting_size(episode_id)
+        if self.waiting_bytes + inputs_size > self.config.max_waiting_bytes:
+            self.keeper.withdraw(episode_id)
+            return unavailable(
+                "waiting_full",
+                f"the acts waiting in this worker already hold {self.waiting_bytes} bytes of inputs; this one "
+                f"({inputs_size} bytes) would pass --max-waiting-bytes ({self.config.max_waiting_bytes}); post its "
+                "missing frames first, or try again in a moment",
+            )
+        self._waiting_sizes[episode_id] = inputs_size
+        self.waiting_bytes += inputs_size
         waiter: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiters[episode_id] = waiter
         self._deadlines[episode_id] = now + self.keeper.wait_s  # the keeper's own sum (STR-CLOCK)
@@ -164,6 +182,7 @@ class KeeperHost:
         """Answer the acts the last keeper call decided, then set the timer for the earliest deadline left."""
         for answer in self.keeper.take_events().answers:
             self._deadlines.pop(answer.episode_id, None)
+            self.waiting_bytes -= self._waiting_sizes.pop(answer.episode_id, 0)
             waiter = self._waiters.pop(answer.episode_id, None)
             reply = refusal(answer.error) if answer.error is not None else Reply(200, {"outputs": answer.handed})
             if waiter is not None and not waiter.done():
@@ -213,6 +232,8 @@ class KeeperHost:
                 waiter.set_result(reply)
         self._waiters.clear()
         self._deadlines.clear()
+        self._waiting_sizes.clear()
+        self.waiting_bytes = 0
 
 
 def observe_format() -> str:
