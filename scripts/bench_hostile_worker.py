@@ -130,7 +130,9 @@ def has_flag(flag: str) -> bool:
 
 
 def group_rss_kib(group: int) -> int:
-    """The summed VmRSS (KiB) of the live processes of process group `group`, from /proc."""
+    """The memory (KiB) of the live processes of process group `group`, from /proc: their summed PSS (each shared page
+    split among the processes that share it), so that a parse child forked from the forkserver is not charged a
+    second time for the interpreter pages it shares with it; VmRSS where smaps_rollup cannot be read."""
     total = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -139,12 +141,19 @@ def group_rss_kib(group: int) -> int:
             stat = (entry / "stat").read_text()
             if int(stat[stat.rindex(")") + 2 :].split()[2]) != group:
                 continue
-            for line in (entry / "status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+            total += _memory_kib(entry)
         except (OSError, ValueError, IndexError):
             continue
     return total
+
+
+def _memory_kib(process: Path) -> int:
+    for source, key in (("smaps_rollup", "Pss:"), ("status", "VmRSS:")):
+        with contextlib.suppress(OSError):
+            for line in (process / source).read_text().splitlines():
+                if line.startswith(key):
+                    return int(line.split()[1])
+    return 0
 
 
 def known_flags(flags: Sequence[str]) -> list[str]:
@@ -231,8 +240,8 @@ class Worker:
         self.close()
 
     def _sample(self) -> None:
-        """Every 50 ms, the RSS of the worker's whole process group (a worker that parses in child processes is
-        charged for them too); the largest sum is kept."""
+        """Every 50 ms, the memory of the worker's whole process group (a worker that parses in child processes is
+        charged for them too, by their PSS); the largest sum is kept."""
         while not self.sampling.wait(0.05):
             self.sampled_mib = max(self.sampled_mib, group_rss_kib(self.process.pid) / 1024)
 
