@@ -29,7 +29,7 @@ import suite_cache
 from http_processes import IOSPEC, REPO, children, running, worker
 from seq_io.probe.call import MAX_ANSWER_BYTES, REQUEST_ALLOWANCE_S, CallFailed, call
 from seq_io.probe.plan import plan_of
-from seq_io.probe.run import needs, reads_rate, replay_budget
+from seq_io.probe.run import WorkerConfig, idle_unreachable, needs, reads_rate, replay_budget
 
 HOSTILE = [sys.executable, str(REPO / "tests" / "hostile_servers.py")]
 HANG_BOUND_S = 45.0
@@ -275,3 +275,19 @@ def test_a_replay_budget_is_its_waits_plus_an_allowance_per_request() -> None:
     plan = plan_of(data)
     assert plan.waits == set() and plan.duration == 4
     assert replay_budget(plan, 3, 0.02, 1.0) == pytest.approx(4 * 0.02 + 3 * REQUEST_ALLOWANCE_S + 2 * (1.0 + 0.2))
+
+
+def test_a_worker_idle_timeout_longer_than_the_replay_matches_a_scenario_without_one() -> None:
+    """The reference worker ends idle episodes after 3600 stream seconds by default: a scenario that sets no idle
+    timeout runs the same there as long as its whole replay, on the worker's clock, is shorter."""
+    data: dict[str, Any] = {"declaration": {"every": 1}, "operations": [{"advance": 4, "expect": {}}]}
+    plan = plan_of(data)
+
+    def config(idle: int | None, wait_s: float) -> WorkerConfig:
+        return WorkerConfig({"every": 1}, None, idle, {}, wait_s, False)
+
+    assert idle_unreachable(data, plan, config(3600, 10.0), 5.0)  # a replay of seconds against an hour
+    assert not idle_unreachable(data, plan, config(3600, 0.005), 5.0)  # 2000x faster clock: 1.8 real s of idle
+    assert not idle_unreachable(data, plan, config(20, 10.0), 5.0)  # shorter than the replay's budget
+    assert not idle_unreachable(data, plan, config(None, 10.0), 5.0)  # nothing to compare: matched elsewhere
+    assert not idle_unreachable({**data, "episode_idle": 30}, plan, config(3600, 10.0), 5.0)

@@ -37,6 +37,8 @@ EXTRA_HINT = "pip install 'sequences-io-spec[http]'"
 NOT_APPLICABLE = "not applicable over HTTP"  # the note of such records begins so (probe.run)
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 15.0
+KEEPALIVE_S = 1.0
+"""Seconds a pooled connection to the worker may stay idle before the probe drops it (below any sane keep-alive)."""
 
 
 def _seconds(text: str) -> float:
@@ -181,7 +183,12 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[
     from seq_io.probe.run import ProbeSettings, WorkerConfig, probe_cases
 
     url = args.worker.rstrip("/")
-    limits = httpx.Limits(max_connections=args.jobs * 6 + 4, max_keepalive_connections=args.jobs * 6 + 4)
+    # A pooled connection is dropped after KEEPALIVE_S idle, well before a worker's own keep-alive timeout ends it
+    # (the reference worker's is 5 s, --keep-alive): a request sent on a connection the worker is closing at that
+    # moment would fail with no answer, through no fault of the worker.
+    limits = httpx.Limits(
+        max_connections=args.jobs * 6 + 4, max_keepalive_connections=args.jobs * 6 + 4, keepalive_expiry=KEEPALIVE_S
+    )
     async with httpx.AsyncClient(limits=limits, trust_env=False) as client, _run_budget(url, args.max_run_s):
         info = await _worker_info(client, url, args)  # first: a worker that cannot be used is known in a second
         cases, unreadable = load_cases(args.vectors)

@@ -152,6 +152,18 @@ def replay_budget(plan: Plan, requests: int, scale: float, timeout_s: float) -> 
     return plan.duration * scale + len(plan.waits) * wait + requests * REQUEST_ALLOWANCE_S + 2 * (timeout_s + wait)
 
 
+def idle_unreachable(data: dict[str, Any], plan: Plan, config: WorkerConfig, timeout_s: float) -> bool:
+    """Whether a scenario without an idle timeout runs the same on a worker whose idle timeout is longer than the
+    whole replay can last on the worker's clock (its budget, `replay_budget`): no episode of the scenario can stay
+    idle that long. A worker started as the README says (`--episode-idle` 3600 by default) therefore runs the
+    scenarios that never let an episode idle."""
+    idle, scale = config.episode_idle, config.wait_s / stream_wait_s()
+    if data.get("episode_idle") is not None or idle is None or scale <= 0:
+        return False
+    requests = sum("advance" not in operation for operation in data["operations"])
+    return replay_budget(plan, requests, scale, timeout_s) / scale < idle
+
+
 def needs(data: dict[str, Any], wait_s: float) -> str:
     """The worker configuration a scenario needs, as `iospec worker` flags would state it (values as JSON)."""
     limits = data.get("limits") or {}
@@ -255,7 +267,9 @@ class Prober:
             differs.append("declaration")
         if reads_rate(data["declaration"]) and not json_equal(data.get("rate"), config.rate):
             differs.append("rate")
-        if data.get("episode_idle") != config.episode_idle:
+        if data.get("episode_idle") != config.episode_idle and not idle_unreachable(
+            data, plan, config, self.settings.http.timeout_s
+        ):
             differs.append("episode_idle")
         if scenario_limits(data) != config.limits:
             differs.append("limits")
