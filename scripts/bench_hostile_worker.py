@@ -50,9 +50,10 @@ POLICY = REPO / "examples" / "policy.json"
 MIB = 1024 * 1024
 
 RSS_CONSTANT_MIB = 120.0
-"""The memory a worker may take beyond 2x the bytes an attack makes it count: the interpreter, uvicorn, the keeper
-and the validator loaded and warm (about 55-60 MiB idle, docs/performance.md, bench_worker) plus room for the
-connections and buffers of the attack itself. The one place this constant is set."""
+"""The memory a worker may take beyond 2x the bytes an attack makes it count: the interpreter, the HTTP server, the
+keeper and the validator loaded and warm (about 55 MiB), the forkserver and resource tracker of its body parsing
+(about 20 MiB of their own as PSS; about 75 MiB for the whole group idle), plus room for the connections and
+buffers of the attack itself (conformance/worker.md, "Memory"). The one place this constant is set."""
 
 STALL_MS = 100.0
 """How much longer the well-behaved robot may wait, at worst, while an attack runs."""
