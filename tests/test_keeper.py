@@ -232,14 +232,14 @@ def test_a_host_can_measure_and_withdraw_a_waiting_act_and_choose_how_frames_are
     assert keeper.act({"episode_id": "é", "seq": 1, "inputs": "o1"}, 1.0).waiting  # neither act-waiting nor behind
     assert keeper.post({"episode_id": "é", "frames": [{"seq": 0, "inputs": "p0"}]}, 2.0) == 0
     assert [(a.episode_id, a.handed) for a in keeper.take_events().answers] == [
-        ("é", {"observations": [("held", "p0"), "o1"], "steps": [0, 1]})
+        ("é", {"observations": [("held", "p0"), ("held", "o1")], "steps": [0, 1]})
     ]
     pairs = Keeper.of({"streams": {"cam": {"at": [-1, 0]}}}, store=lambda inputs: ("held", inputs))
     assert pairs.act({"episode_id": "e", "seq": 0, "inputs": {"cam": "o0"}}, 0.0).handed is not None
     assert pairs.act({"episode_id": "e", "seq": 1, "inputs": {"cam": "o1"}}, 0.0).handed == {
-        "observations": [("held", {"cam": "o0"}), {"cam": "o1"}],
+        "observations": [("held", {"cam": "o0"}), ("held", {"cam": "o1"})],
         "steps": [0, 1],
-    }  # the act's own frame is held in the same form
+    }  # the act's own frame is checked into the held form before anything else (check_act)
     keeper.tick(keeper.wait_s + 0.5)
     assert [(a.episode_id, a.error and a.error.rule) for a in keeper.take_events().answers] == [
         ("e", "stream.frames-missing")

@@ -39,7 +39,10 @@ from typing import Any
 from seq_io.reference import fast_wire
 from seq_io.reference.keeper import INVALID_BODY, StreamError
 from seq_io.reference.wire import WIRE_JSON_SYNTAX, parse_json_text
-from seq_io.worker.host import Reply, unavailable
+from seq_io.worker.host import Reply, checked, unavailable
+
+OTHER = "other"
+"""The kind of a body that is only read (a test keeper's configuration); `observe` and `act` bodies are also checked."""
 
 INLINE_BYTES = 256 * 1024
 """Bodies up to this many bytes are read on the event loop (the fast path reads them in about a millisecond)."""
@@ -117,6 +120,15 @@ def read_value(data: bytes) -> tuple[Any, ...]:
     return ("issues", issues) if issues else ("value", value, decided)
 
 
+def read_checked(data: bytes, kind: str) -> tuple[Any, ...]:
+    """`read_value`, and for an `observe` or `act` body the keeper's stateless check of its value as well:
+    ("checked", CheckedPost | CheckedAct | StreamError) in place of ("value", ...)."""
+    answer = read_value(data)
+    if kind == OTHER or answer[0] != "value":
+        return answer
+    return ("checked", checked(kind, answer[1]))
+
+
 def _by_jiter(data: bytes) -> Any:
     """The value of a body a child found jiter reads exactly (it passed the wire screen there), read again here."""
     import jiter
@@ -139,21 +151,23 @@ def _decided(answer: tuple[Any, ...]) -> Any:
         raise BodyRefused(invalid_body(WIRE_JSON_SYNTAX, answer[1]))
     if answer[0] == "issues":
         raise _refusal(answer[1])
-    return answer[1]
+    return answer[1]  # a value, or a checked body
 
 
-def parse_inline(data: bytes) -> Any:
-    """A body read here and now (BodyRefused when it is not JSON)."""
-    return _decided(read_value(data))
+def parse_inline(data: bytes, kind: str = OTHER) -> Any:
+    """A body read (and checked, `read_checked`) here and now (BodyRefused when it is not JSON)."""
+    return _decided(read_checked(data, kind))
 
 
 # -- the child ---------------------------------------------------------------------------------------------------
 
 
-def _child(conn: Connection, memory_bytes: int) -> None:
-    """The child's whole life: limit its memory, read the body's bytes, answer what `read_value` decides or
-    ("too_costly",), exit. Its stderr goes nowhere: what a child dying of its limit prints (a MemoryError, a Rust
-    allocation failure) is not the worker's log; the worker's answer says what happened."""
+def _child(conn: Connection, memory_bytes: int, kind: str) -> None:
+    """The child's whole life: limit its memory, read the body's bytes, answer what `read_checked` decides or
+    ("too_costly",), exit. A checked post or act crosses the pipe as its few numbers and its frames' compact
+    texts (seq_io.reference.held), so the worker never reads a large valid body nor builds its value. Its stderr
+    goes nowhere: what a child dying of its limit prints (a MemoryError, a Rust allocation failure) is not the
+    worker's log; the worker's answer says what happened."""
     os.environ["RUST_BACKTRACE"] = "0"  # a Rust panic out of memory would hang capturing its backtrace
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
@@ -161,7 +175,7 @@ def _child(conn: Connection, memory_bytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     try:
         data = conn.recv_bytes()
-        answer = read_value(data)
+        answer = read_checked(data, kind)
         del data
         # jiter's value is the reader of record's: the worker reads it again itself (as fast as unpickling
         # the value would be slow), so only the verdict crosses the pipe
@@ -202,10 +216,11 @@ class BodyParser:
         self._children: set[BaseProcess] = set()
         self.closed = False
 
-    async def parse(self, data: bytes) -> Any:
-        """The body's value; BodyRefused when it is not JSON, costs too much, or cannot be read now."""
+    async def parse(self, data: bytes, kind: str = OTHER) -> Any:
+        """The body's value, or for `kind` "observe" or "act" its check (`read_checked`); BodyRefused when it is not
+        JSON, costs too much, or cannot be read now."""
         if len(data) <= self.settings.inline_bytes:
-            return parse_inline(data)
+            return parse_inline(data, kind)
         if self.closed:
             raise BodyRefused(unavailable("shutting_down", SHUTTING_DOWN))
         settings = self.settings
@@ -224,7 +239,7 @@ class BodyParser:
             async with self._slots:
                 if self.closed:
                     raise BodyRefused(unavailable("shutting_down", SHUTTING_DOWN))
-                answer = await self._in_child(data)
+                answer = await self._in_child(data, kind)
         finally:
             self._pending -= 1
         if answer == ("by_jiter",) and not self.closed:
@@ -252,12 +267,12 @@ class BodyParser:
             )
         return _decided(answer)
 
-    async def _in_child(self, data: bytes) -> tuple[Any, ...] | None:
+    async def _in_child(self, data: bytes, kind: str) -> tuple[Any, ...] | None:
         """The child's answer, ("died",) when it ended without one (out of memory, it aborts), or None when it was
         killed (the timeout, `close`)."""
         context = _context()
         ours, theirs = context.Pipe(duplex=True)
-        child = context.Process(target=_child, args=(theirs, self.settings.memory_bytes), daemon=True)
+        child = context.Process(target=_child, args=(theirs, self.settings.memory_bytes, kind), daemon=True)
         try:
             child.start()
         finally:
