@@ -122,11 +122,15 @@ def read_value(data: bytes) -> tuple[Any, ...]:
 
 def read_checked(data: bytes, kind: str) -> tuple[Any, ...]:
     """`read_value`, and for an `observe` or `act` body the keeper's stateless check of its value as well:
-    ("checked", CheckedPost | CheckedAct | StreamError) in place of ("value", ...)."""
+    ("checked", CheckedPost | CheckedAct) or ("refused", rule, message, details) in place of ("value", ...). The
+    refusal crosses a pipe as its parts: a StreamError does not unpickle."""
     answer = read_value(data)
     if kind == OTHER or answer[0] != "value":
         return answer
-    return ("checked", checked(kind, answer[1]))
+    result = checked(kind, answer[1])
+    if isinstance(result, StreamError):
+        return ("refused", result.rule, result.message, result.details)
+    return ("checked", result)
 
 
 def _by_jiter(data: bytes) -> Any:
@@ -151,6 +155,8 @@ def _decided(answer: tuple[Any, ...]) -> Any:
         raise BodyRefused(invalid_body(WIRE_JSON_SYNTAX, answer[1]))
     if answer[0] == "issues":
         raise _refusal(answer[1])
+    if answer[0] == "refused":
+        return StreamError(answer[1], answer[2], **answer[3])  # the keeper's refusal, answered by the host
     return answer[1]  # a value, or a checked body
 
 
