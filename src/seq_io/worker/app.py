@@ -18,8 +18,9 @@ WHY it is shaped this way:
 - The body's bytes are read by the server within `max_body_bytes` and `body_timeout_s` (memory per request is
   bounded whatever the client sends); they are parsed here, at one call site (`parse_body`).
 - A refused body is `stream.invalid-body` (400) with the reader's issues: bytes that are not UTF-8, text that
-  breaks the wire rules, a content type other than application/json, a body over the size limit. The keeper
-  checks the value itself (STR-POST-BODY, STR-ACT-BODY) through the validation API's fast path.
+  breaks the wire rules, a content type other than application/json, a body over the size limit. The keeper's
+  stateless check of an observe or act value (STR-POST-BODY, STR-ACT-BODY: `check_observe`, `check_act`) runs
+  where the body is read (a large one in the parse child), and the host applies the checked result.
 - Shutdown: once draining, a request that was not received whole is answered 503 (`shutting_down`), and the host
   answers its waiting acts 503 at once (`host.KeeperHost.close`).
 """

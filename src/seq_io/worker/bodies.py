@@ -1,7 +1,8 @@
 """A request body's bytes → the JSON value the reader of record (`seq_io.reference.wire.parse_json_text`) reads from
 them, or a refusal in the StreamError shape (`BodyRefused`): UTF-8 decoding → jiter (`fast_wire.read`) and the wire
-screen → the reader of record only where jiter cannot vouch. A small body is read inline; a large one in a child
-process while the event loop goes on serving other requests.
+screen → the reader of record only where jiter cannot vouch → for an `observe` or `act` body, the keeper's stateless
+check (`host.checked`: a CheckedPost or CheckedAct, frames as compact text, or the keeper's StreamError). A small
+body is read inline; a large one in a child process while the event loop goes on serving other requests.
 
 WHY it is shaped this way:
 
@@ -19,6 +20,10 @@ WHY it is shaped this way:
   whose value would not fit is a MemoryError there, not in the worker. A child that runs past `timeout_s` is killed.
   Whatever happens to the child (a MemoryError, a kill, a crash) the request gets a shaped answer, never a
   traceback, and the worker's memory is untouched.
+- The child of an `observe` or `act` body checks it too and sends back only the checked result: a few numbers and
+  the frames' compact texts, which unpickle as fast as copying them. Sending the value would cost the worker as much
+  as building it, and reading the body again (as the child of any other body has the worker do) plus the schema
+  check and the compaction froze the event loop for hundreds of milliseconds per 16 MiB.
 - `close` (the worker drains on SIGTERM) kills every child: their requests are answered 503 `shutting_down` at once
   instead of holding the shutdown for a parse nobody will use.
 """
@@ -106,13 +111,13 @@ def _fast_value(text: str) -> tuple[bool, Any, list[tuple[str, str, str]]]:
     return False, None, []
 
 
-def read_value(data: bytes) -> tuple[Any, ...]:
+def read_value(data: bytes | str) -> tuple[Any, ...]:
     """What the reader of record decides for a body, read on the fast path whenever it can vouch: ("value", v, by
-    jiter: bool), ("issues", [(path, rule, sentence), ...]) or ("not_utf8", sentence)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return ("not_utf8", f"the body is not UTF-8 ({error.reason} at byte {error.start})")
+    jiter: bool), ("issues", [(path, rule, sentence), ...]) or ("not_utf8", sentence). A body already decoded
+    (`decoded`) is taken as its text."""
+    text = decoded(data) if isinstance(data, bytes) else data
+    if isinstance(text, tuple):
+        return text
     decided, value, issues = _fast_value(text)
     if not decided:
         value, record = parse_json_text(text)
@@ -120,11 +125,23 @@ def read_value(data: bytes) -> tuple[Any, ...]:
     return ("issues", issues) if issues else ("value", value, decided)
 
 
-def read_checked(data: bytes, kind: str) -> tuple[Any, ...]:
+def decoded(data: bytes) -> str | tuple[str, str]:
+    """The body's text, or ("not_utf8", sentence)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return ("not_utf8", f"the body is not UTF-8 ({error.reason} at byte {error.start})")
+
+
+def read_checked(data: bytes | str, kind: str) -> tuple[Any, ...]:
     """`read_value`, and for an `observe` or `act` body the keeper's stateless check of its value as well:
     ("checked", CheckedPost | CheckedAct) or ("refused", rule, message, details) in place of ("value", ...). The
     refusal crosses a pipe as its parts: a StreamError does not unpickle."""
-    answer = read_value(data)
+    return _with_check(read_value(data), kind)
+
+
+def _with_check(answer: tuple[Any, ...], kind: str) -> tuple[Any, ...]:
+    """A `read_value` answer, checked as `read_checked` says."""
     if kind == OTHER or answer[0] != "value":
         return answer
     result = checked(kind, answer[1])
@@ -180,9 +197,12 @@ def _child(conn: Connection, memory_bytes: int, kind: str) -> None:
     with contextlib.suppress(ValueError, OSError):  # a lower hard limit already in force bounds the child as well
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     try:
-        data = conn.recv_bytes()
-        answer = read_checked(data, kind)
-        del data
+        # Each form of the body is dropped once the next one is made (bytes → text → value → checked), so the child
+        # holds at most two of them at once.
+        text = decoded(conn.recv_bytes())
+        answer = read_value(text) if isinstance(text, str) else text
+        del text
+        answer = _with_check(answer, kind)
         # jiter's value is the reader of record's: the worker reads it again itself (as fast as unpickling
         # the value would be slow), so only the verdict crosses the pipe
         conn.send(("by_jiter",) if answer[0] == "value" and answer[2] else answer)

@@ -1,4 +1,5 @@
-"""One keeper behind the HTTP surface: request bodies (already parsed JSON values) and a real monotonic clock →
+"""One keeper behind the HTTP surface: request bodies (already checked by the keeper's stateless half, `checked`, or
+parsed JSON values) and a real monotonic clock →
 the pure keeper of spec/stream.md → `Reply`s (status + JSON body; a handed frame is its held text,
 `seq_io.reference.held`, which `held.dumps` writes as is), with the answers of waiting acts delivered to
 the requests that wait for them.
