@@ -476,11 +476,14 @@ class Keeper:
     def post(self, body: object, now: float) -> int:
         """One ObserveRequest at `now` → `through` after it (STR-POST-ANSWER); StreamError when refused."""
         self.tick(now)  # before the body's check, so that a refused body still applies the time it passed
-        return self.post_checked(check_observe(body, self.store), now)
+        return self._post(check_observe(body, self.store), now)
 
     def post_checked(self, checked: CheckedPost, now: float) -> int:
         """`post` of a body `check_observe` has checked (with this keeper's store): the stateful half."""
         self.tick(now)
+        return self._post(checked, now)
+
+    def _post(self, checked: CheckedPost, now: float) -> int:
         episode_id, frames, skipped = checked.episode_id, checked.frames, checked.skipped
         episode = self._episode(episode_id, now)
         top, line, held, marks = episode.through, episode.line, episode.held, episode.marks
@@ -550,11 +553,14 @@ class Keeper:
     def act(self, body: object, now: float) -> Acted:
         """One ActRequest at `now` → handed over at once, or waiting; StreamError when refused (STR-ACT-CHECKS)."""
         self.tick(now)  # before the body's check, as `post`
-        return self.act_checked(check_act(body, self.store), now)
+        return self._act(check_act(body, self.store), now)
 
     def act_checked(self, checked: CheckedAct, now: float) -> Acted:
         """`act` of a body `check_act` has checked (with this keeper's store): the stateful half."""
         self.tick(now)
+        return self._act(checked, now)
+
+    def _act(self, checked: CheckedAct, now: float) -> Acted:
         t, episode_id, inputs, own_size = checked.seq, checked.episode_id, checked.inputs, checked.size
         if t is None:
             if self.schedule is None:
