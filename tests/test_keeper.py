@@ -250,7 +250,7 @@ def test_a_call_applies_the_time_before_its_body_is_checked_and_a_checked_body_i
     """`post` and `act` tick the clock before the body's check, so a refused body still fails the acts whose wait
     ran out; `post_checked` and `act_checked` (a worker checks bodies elsewhere: check_observe, check_act) tick it
     too."""
-    keeper = Keeper.of({"every": 1})
+    keeper = Keeper.of({"every": 1}, episode_idle=1000)
 
     def failed() -> list[str]:
         return [answer.episode_id for answer in keeper.take_events().answers if answer.error is not None]
@@ -267,6 +267,8 @@ def test_a_call_applies_the_time_before_its_body_is_checked_and_a_checked_body_i
     assert keeper.post_checked(check_observe({"episode_id": "e", "frames": [{"seq": 0, "inputs": 0}]}), 70.0) == 0
     assert failed() == ["c"]
     assert keeper.act({"episode_id": "d", "seq": 1, "inputs": 1}, 80.0).waiting
-    handed = keeper.act_checked(check_act({"episode_id": "e", "seq": 1, "inputs": 1}), 100.0).handed
-    assert handed == {"observations": [0, 1], "steps": [0, 1]}
+    handed = keeper.act_checked(check_act({"episode_id": "f", "seq": 0, "inputs": 1}), 100.0).handed
+    assert handed == {"observations": [1], "steps": [0]}
     assert failed() == ["d"]
+    keeper.tick(2000.0)  # the checked calls kept their episodes' `seen` as the time they came
+    assert keeper.take_events().ended == ["a", "b", "c", "d", "e", "f"]
