@@ -95,6 +95,7 @@ KEEPER_TESTS = tuple(
         "test_a_keeper_refuses_a_clock_that_goes_back_and_an_impossible_idle_timeout",
         "test_a_keeper_takes_only_limits_in_their_range",
         "test_a_host_can_measure_and_withdraw_a_waiting_act_and_choose_how_frames_are_held",
+        "test_a_call_applies_the_time_before_its_body_is_checked_and_a_checked_body_is_applied_alike",
     )
 )
 """What no stream vector can reach: a refusal's HTTP body (spec/stream.md § 10 leaves it out of the vectors'

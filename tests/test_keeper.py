@@ -19,7 +19,7 @@ from seq_io.reference import keeper as kp
 from seq_io.reference import testee
 from seq_io.reference.cases import judge
 from seq_io.reference.frame_size import canonical_text, size
-from seq_io.reference.keeper import ERRORS, Keeper, Limits, StreamError
+from seq_io.reference.keeper import ERRORS, Keeper, Limits, StreamError, check_act, check_observe
 from seq_io.reference.spec_data import load_spec
 from seq_io.reference.validation import contract
 
@@ -232,15 +232,43 @@ def test_a_host_can_measure_and_withdraw_a_waiting_act_and_choose_how_frames_are
     assert keeper.act({"episode_id": "é", "seq": 1, "inputs": "o1"}, 1.0).waiting  # neither act-waiting nor behind
     assert keeper.post({"episode_id": "é", "frames": [{"seq": 0, "inputs": "p0"}]}, 2.0) == 0
     assert [(a.episode_id, a.handed) for a in keeper.take_events().answers] == [
-        ("é", {"observations": [("held", "p0"), "o1"], "steps": [0, 1]})
+        ("é", {"observations": [("held", "p0"), ("held", "o1")], "steps": [0, 1]})
     ]
     pairs = Keeper.of({"streams": {"cam": {"at": [-1, 0]}}}, store=lambda inputs: ("held", inputs))
     assert pairs.act({"episode_id": "e", "seq": 0, "inputs": {"cam": "o0"}}, 0.0).handed is not None
     assert pairs.act({"episode_id": "e", "seq": 1, "inputs": {"cam": "o1"}}, 0.0).handed == {
-        "observations": [("held", {"cam": "o0"}), {"cam": "o1"}],
+        "observations": [("held", {"cam": "o0"}), ("held", {"cam": "o1"})],
         "steps": [0, 1],
-    }  # the act's own frame is held in the same form
+    }  # the act's own frame is checked into the held form before anything else (check_act)
     keeper.tick(keeper.wait_s + 0.5)
     assert [(a.episode_id, a.error and a.error.rule) for a in keeper.take_events().answers] == [
         ("e", "stream.frames-missing")
     ]
+
+
+def test_a_call_applies_the_time_before_its_body_is_checked_and_a_checked_body_is_applied_alike() -> None:
+    """`post` and `act` tick the clock before the body's check, so a refused body still fails the acts whose wait
+    ran out; `post_checked` and `act_checked` (a worker checks bodies elsewhere: check_observe, check_act) tick it
+    too."""
+    keeper = Keeper.of({"every": 1}, episode_idle=1000)
+
+    def failed() -> list[str]:
+        return [answer.episode_id for answer in keeper.take_events().answers if answer.error is not None]
+
+    assert keeper.act({"episode_id": "a", "seq": 1, "inputs": 1}, 0.0).waiting
+    with pytest.raises(StreamError):
+        keeper.post({"episode_id": "e", "frames": [{"seq": -1, "inputs": 1}]}, keeper.wait_s + 1)
+    assert failed() == ["a"]
+    assert keeper.act({"episode_id": "b", "seq": 1, "inputs": 1}, 20.0).waiting
+    with pytest.raises(StreamError):
+        keeper.act({"episode_id": "e", "seq": "one", "inputs": 1}, 40.0)
+    assert failed() == ["b"]
+    assert keeper.act({"episode_id": "c", "seq": 1, "inputs": 1}, 50.0).waiting
+    assert keeper.post_checked(check_observe({"episode_id": "e", "frames": [{"seq": 0, "inputs": 0}]}), 70.0) == 0
+    assert failed() == ["c"]
+    assert keeper.act({"episode_id": "d", "seq": 1, "inputs": 1}, 80.0).waiting
+    handed = keeper.act_checked(check_act({"episode_id": "f", "seq": 0, "inputs": 1}), 100.0).handed
+    assert handed == {"observations": [1], "steps": [0]}
+    assert failed() == ["d"]
+    keeper.tick(2000.0)  # the checked calls kept their episodes' `seen` as the time they came
+    assert keeper.take_events().ended == ["a", "b", "c", "d", "e", "f"]

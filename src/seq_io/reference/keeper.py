@@ -18,6 +18,10 @@ WHY it is shaped this way:
   insertion-ordered dicts, because `seen` and deadlines only grow.
 - The schedule is not re-derived: `needed`, `picks`, `keeps_from` (seq_io.reference.schedule) and `envelope`
   (seq_io.reference.envelope) are called as spec/schedule.md defines them.
+- Each request is two halves: a stateless check (`check_observe`, `check_act`: the body against its schema, its
+  frames measured and put in the keeper's `store` form) and a stateful apply (`post_checked`, `act_checked`).
+  `post` and `act` are the two in a row, so every vector runs both; a worker runs the check in the child process
+  that reads a large body, so that neither the body's value nor its check ever costs the event loop.
 - A post is staged, checked against the limits, then committed, so that a refusal changes nothing
   (STR-POST-ATOMIC).
 - A body is first checked by a short structural test that accepts only what the schema and the wire rules a value
@@ -215,10 +219,57 @@ class Events:
     ended: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class CheckedPost:
+    """An ObserveRequest that passed STR-POST-BODY: its frames as (seq, inputs as the keeper holds them, canonical
+    size), in the body's order, and its skipped numbers, all integers."""
+
+    episode_id: str
+    frames: list[tuple[int, Any, int]]
+    skipped: list[int]
+
+
+@dataclass(frozen=True)
+class CheckedAct:
+    """An ActRequest that passed STR-ACT-BODY: seq and episode id (None when absent), the inputs as the keeper holds
+    them, and their canonical size (STR-SIZE)."""
+
+    seq: int | None
+    episode_id: str | None
+    inputs: Any
+    size: int
+
+
+def _stored(store: Callable[[Any], Any] | None, inputs: Any) -> Any:
+    return inputs if store is None else store(inputs)
+
+
+def check_observe(body: object, store: Callable[[Any], Any] | None = None) -> CheckedPost:
+    """The stateless half of a post: the body checked (STR-POST-BODY; StreamError when refused) and each frame's
+    inputs put in the form `store` holds them in. It needs no keeper, so a worker runs it away from its keeper."""
+    episode_id, frames, skipped = _observe_request(body)
+    for number in skipped:
+        if number < 0:
+            raise StreamError(
+                INVALID_SKIPPED,
+                f"The post's skipped lists {number}, but a skipped number is a frame number: 0 or more.",
+            )
+    held = [(number, _stored(store, inputs), frame_size) for number, inputs, frame_size in frames]
+    return CheckedPost(episode_id, held, skipped)
+
+
+def check_act(body: object, store: Callable[[Any], Any] | None = None) -> CheckedAct:
+    """The stateless half of an act: the body checked (STR-ACT-BODY; StreamError when refused), its inputs measured
+    and put in the form `store` holds them in (an act's own frame may be held, STR-ACT-OWN)."""
+    t, episode_id, inputs, own_size = _act_request(body)
+    measured = size(inputs) if own_size is None else own_size
+    return CheckedAct(t, episode_id, _stored(store, inputs), measured)
+
+
 class _Waiting:
     __slots__ = ("deadline", "inputs", "missing", "size", "t")
 
-    def __init__(self, t: int, inputs: Any, size: int | None, deadline: float, missing: set[int]) -> None:
+    def __init__(self, t: int, inputs: Any, size: int, deadline: float, missing: set[int]) -> None:
         self.t, self.inputs, self.size, self.deadline, self.missing = t, inputs, size, deadline, missing
 
 
@@ -424,14 +475,16 @@ class Keeper:
 
     def post(self, body: object, now: float) -> int:
         """One ObserveRequest at `now` → `through` after it (STR-POST-ANSWER); StreamError when refused."""
+        self.tick(now)  # before the body's check, so that a refused body still applies the time it passed
+        return self._post(check_observe(body, self.store), now)
+
+    def post_checked(self, checked: CheckedPost, now: float) -> int:
+        """`post` of a body `check_observe` has checked (with this keeper's store): the stateful half."""
         self.tick(now)
-        episode_id, frames, skipped = _observe_request(body)
-        for number in skipped:
-            if number < 0:
-                raise StreamError(
-                    INVALID_SKIPPED,
-                    f"The post's skipped lists {number}, but a skipped number is a frame number: 0 or more.",
-                )
+        return self._post(checked, now)
+
+    def _post(self, checked: CheckedPost, now: float) -> int:
+        episode_id, frames, skipped = checked.episode_id, checked.frames, checked.skipped
         episode = self._episode(episode_id, now)
         top, line, held, marks = episode.through, episode.line, episode.held, episode.marks
         new_held: dict[int, Any] = {}
@@ -451,8 +504,6 @@ class Keeper:
         if new_held or new_marks:
             added = sum(sizes.values())
             self._check_limits(episode, new_held, new_marks, added)
-            if self.store is not None:
-                new_held = {number: self.store(inputs) for number, inputs in new_held.items()}
             episode.hold_all(new_held, sizes, added)
             self._bytes += added
             marks |= new_marks
@@ -501,8 +552,16 @@ class Keeper:
 
     def act(self, body: object, now: float) -> Acted:
         """One ActRequest at `now` → handed over at once, or waiting; StreamError when refused (STR-ACT-CHECKS)."""
+        self.tick(now)  # before the body's check, as `post`
+        return self._act(check_act(body, self.store), now)
+
+    def act_checked(self, checked: CheckedAct, now: float) -> Acted:
+        """`act` of a body `check_act` has checked (with this keeper's store): the stateful half."""
         self.tick(now)
-        t, episode_id, inputs, own_size = _act_request(body)
+        return self._act(checked, now)
+
+    def _act(self, checked: CheckedAct, now: float) -> Acted:
+        t, episode_id, inputs, own_size = checked.seq, checked.episode_id, checked.inputs, checked.size
         if t is None:
             if self.schedule is None:
                 return Acted(False, inputs)  # STR-ACT-UNDECLARED: not on the stream
@@ -545,8 +604,6 @@ class Keeper:
         that waiting acts hold together)."""
         waiting = self._episodes[episode_id].waiting
         assert waiting is not None  # only an episode whose act waits has a waiting size
-        if waiting.size is None:
-            waiting.size = size(waiting.inputs)
         return waiting.size
 
     def withdraw(self, episode_id: str) -> None:
@@ -577,7 +634,7 @@ class Keeper:
             limit=FRAMES,
         )
 
-    def _hand_over(self, episode: _Episode, t: int, own: Any, own_size: int | None) -> Any:
+    def _hand_over(self, episode: _Episode, t: int, own: Any, own_size: int) -> Any:
         """STR-ACT-HANDOVER, then the act is the previous act, retention, and the act's own frame (STR-ACT-OWN)."""
         schedule = self.schedule
         if schedule is None:
@@ -597,23 +654,22 @@ class Keeper:
             self._own_frame(episode, t, own, own_size)
         return handed
 
-    def _own_frame(self, episode: _Episode, t: int, own: Any, own_size: int | None) -> None:
+    def _own_frame(self, episode: _Episode, t: int, own: Any, own_size: int) -> None:
         """STR-ACT-OWN for an act's number t not yet accounted: the first of (hold the frame, account t alone,
         nothing) that takes no quantity above its limit (STR-LIMIT-CHECK)."""
         joins = t == episode.through + 1  # then `through` moves over t and the accounted run above it
         remembered = episode.remembered() - (episode.marks_in_run_above(t) if joins else 0)
         limits = self.limits
-        if t >= episode.line:
-            frame_size = size(own) if own_size is None else own_size
-            if (
-                remembered + 1 <= limits.frames
-                and episode.bytes + frame_size <= limits.bytes
-                and self._bytes + frame_size <= limits.worker_bytes
-            ):
-                episode.hold(t, own if self.store is None else self.store(own), frame_size)
-                self._bytes += frame_size
-                episode.move_through()
-                return
+        if (
+            t >= episode.line
+            and remembered + 1 <= limits.frames
+            and episode.bytes + own_size <= limits.bytes
+            and self._bytes + own_size <= limits.worker_bytes
+        ):
+            episode.hold(t, own, own_size)
+            self._bytes += own_size
+            episode.move_through()
+            return
         if remembered + (0 if joins else 1) <= limits.frames:
             episode.marks.add(t)
             episode.move_through()

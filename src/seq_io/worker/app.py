@@ -18,8 +18,9 @@ WHY it is shaped this way:
 - The body's bytes are read by the server within `max_body_bytes` and `body_timeout_s` (memory per request is
   bounded whatever the client sends); they are parsed here, at one call site (`parse_body`).
 - A refused body is `stream.invalid-body` (400) with the reader's issues: bytes that are not UTF-8, text that
-  breaks the wire rules, a content type other than application/json, a body over the size limit. The keeper
-  checks the value itself (STR-POST-BODY, STR-ACT-BODY) through the validation API's fast path.
+  breaks the wire rules, a content type other than application/json, a body over the size limit. The keeper's
+  stateless check of an observe or act value (STR-POST-BODY, STR-ACT-BODY: `check_observe`, `check_act`) runs
+  where the body is read (a large one in the parse child), and the host applies the checked result.
 - Shutdown: once draining, a request that was not received whole is answered 503 (`shutting_down`), and the host
   answers its waiting acts 503 at once (`host.KeeperHost.close`).
 """
@@ -37,13 +38,15 @@ from seq_io.reference import held
 from seq_io.reference.keeper import (
     INVALID_BODY,
     INVALID_SCENARIO,
+    CheckedAct,
+    CheckedPost,
     Limits,
     StreamError,
     episode_idle_of,
 )
 from seq_io.reference.schedule import ScheduleError
 from seq_io.reference.wire import MAX_DOCUMENT_BYTES
-from seq_io.worker.bodies import BodyParser
+from seq_io.worker.bodies import OTHER, BodyParser
 from seq_io.worker.bodies import BodyRefused as BodyRefused  # where app users (the benchmark) find it
 from seq_io.worker.host import (
     MAX_TEST_WAIT_S,
@@ -122,34 +125,30 @@ def body_timed_out(seconds: float) -> Reply:
     return _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {seconds:g} s (--body-timeout)")
 
 
-async def parse_body(body: bytes, parser: BodyParser) -> Any:
+async def parse_body(body: bytes, parser: BodyParser, kind: str = OTHER) -> Any:
     """The request's JSON value under the wire rules of spec/validation.md (BodyRefused otherwise), read by
-    `parser` (bodies.py: small bodies inline, large ones in a child process, off the event loop)."""
-    return await parser.parse(body)
+    `parser` (bodies.py: small bodies inline, large ones in a child process, off the event loop); for `kind`
+    "observe" or "act" the keeper's stateless check of it (`host.checked`) instead of the value."""
+    return await parser.parse(body, kind)
 
 
-def _summary(body: Any, path: str) -> dict[str, Any]:
-    """What a log line says about a request body: its episode and the numbers it carries."""
-    if not isinstance(body, dict):
-        return {}
+def _summary(checked: Any) -> dict[str, Any]:
+    """What a log line says about a checked post or act: its episode and the numbers it carries (nothing for a
+    refused body)."""
     out: dict[str, Any] = {}
-    if isinstance(body.get("episode_id"), str):
-        out["episode"] = body["episode_id"][:80]
-    if path.endswith("/observe"):
-        frames = body.get("frames")
-        numbers = (
-            [f["seq"] for f in frames if isinstance(f, dict) and isinstance(f.get("seq"), int | float)]
-            if isinstance(frames, list)
-            else []
-        )
+    if isinstance(checked, CheckedPost):
+        out["episode"] = checked.episode_id[:80]
+        numbers = [number for number, _, _ in checked.frames]
         if numbers:
             out["seq"] = [min(numbers), max(numbers)]
-        out["frames"] = len(frames) if isinstance(frames, list) else None
-        skipped = body.get("skipped")
-        if isinstance(skipped, list) and skipped:
-            out["skipped"] = len(skipped)
-    elif isinstance(body.get("seq"), int | float):
-        out["seq"] = [body["seq"], body["seq"]]
+        out["frames"] = len(numbers)
+        if checked.skipped:
+            out["skipped"] = len(checked.skipped)
+    elif isinstance(checked, CheckedAct):
+        if checked.episode_id is not None:
+            out["episode"] = checked.episode_id[:80]
+        if checked.seq is not None:
+            out["seq"] = [checked.seq, checked.seq]
     return out
 
 
@@ -206,22 +205,21 @@ class Worker:
             return Route(refused)
         work: Callable[[Any], Awaitable[Reply]]
         if endpoint == "observe":
-            work = _sync(host.observe)
+            work = _sync(host.observe_checked)
         elif endpoint == "act":
-            work = host.act
+            work = host.act_checked
         else:
             work = _sync(self.make_keeper)
-        return Route(None, work=work, summarize=endpoint in ("observe", "act"))
+        return Route(None, work=work, kind=endpoint if endpoint in ("observe", "act") else OTHER)
 
     async def handle(self, route: Route, path: str, body: bytes) -> Reply:
         """The answer to a request whose body the server has read whole."""
         assert route.work is not None
         try:
-            value = await parse_body(body, self.settings.parser)
+            value = await parse_body(body, self.settings.parser, route.kind)
         except BodyRefused as refused:
             return refused.reply
-        if route.summarize:
-            route.log.update(_summary(value, path))
+        route.log.update(_summary(value))
         if self.draining:  # the body was still arriving when the shutdown began
             return shutting_down()
         return await route.work(value)
@@ -330,12 +328,13 @@ def _sync(function: Callable[[Any], Reply]) -> Callable[[Any], Awaitable[Reply]]
 @dataclass
 class Route:
     """A request's fate from its head: `reply` to answer at once (no body is read), or `work` to run on the parsed
-    body. `headers` are added to the answer (`Allow`); `log` collects what the request's log line says."""
+    body (for `kind` "observe" or "act", the body's check: `host.checked`). `headers` are added to the answer
+    (`Allow`); `log` collects what the request's log line says."""
 
     reply: Reply | None
     headers: tuple[tuple[str, str], ...] = ()
     work: Callable[[Any], Awaitable[Reply]] | None = None
-    summarize: bool = False
+    kind: str = OTHER
     log: dict[str, Any] = field(default_factory=dict)
 
 

@@ -1,7 +1,8 @@
 """A request body's bytes → the JSON value the reader of record (`seq_io.reference.wire.parse_json_text`) reads from
 them, or a refusal in the StreamError shape (`BodyRefused`): UTF-8 decoding → jiter (`fast_wire.read`) and the wire
-screen → the reader of record only where jiter cannot vouch. A small body is read inline; a large one in a child
-process while the event loop goes on serving other requests.
+screen → the reader of record only where jiter cannot vouch → for an `observe` or `act` body, the keeper's stateless
+check (`host.checked`: a CheckedPost or CheckedAct, frames as compact text, or the keeper's StreamError). A small
+body is read inline; a large one in a child process while the event loop goes on serving other requests.
 
 WHY it is shaped this way:
 
@@ -19,6 +20,10 @@ WHY it is shaped this way:
   whose value would not fit is a MemoryError there, not in the worker. A child that runs past `timeout_s` is killed.
   Whatever happens to the child (a MemoryError, a kill, a crash) the request gets a shaped answer, never a
   traceback, and the worker's memory is untouched.
+- The child of an `observe` or `act` body checks it too and sends back only the checked result: a few numbers and
+  the frames' compact texts, which unpickle as fast as copying them. Sending the value would cost the worker as much
+  as building it, and reading the body again (as the child of any other body has the worker do) plus the schema
+  check and the compaction froze the event loop for hundreds of milliseconds per 16 MiB.
 - `close` (the worker drains on SIGTERM) kills every child: their requests are answered 503 `shutting_down` at once
   instead of holding the shutdown for a parse nobody will use.
 """
@@ -39,7 +44,10 @@ from typing import Any
 from seq_io.reference import fast_wire
 from seq_io.reference.keeper import INVALID_BODY, StreamError
 from seq_io.reference.wire import WIRE_JSON_SYNTAX, parse_json_text
-from seq_io.worker.host import Reply, unavailable
+from seq_io.worker.host import Reply, checked, unavailable
+
+OTHER = "other"
+"""The kind of a body that is only read (a test keeper's configuration); `observe` and `act` bodies are also checked."""
 
 INLINE_BYTES = 256 * 1024
 """Bodies up to this many bytes are read on the event loop (the fast path reads them in about a millisecond)."""
@@ -103,18 +111,43 @@ def _fast_value(text: str) -> tuple[bool, Any, list[tuple[str, str, str]]]:
     return False, None, []
 
 
-def read_value(data: bytes) -> tuple[Any, ...]:
+def read_value(data: bytes | str) -> tuple[Any, ...]:
     """What the reader of record decides for a body, read on the fast path whenever it can vouch: ("value", v, by
-    jiter: bool), ("issues", [(path, rule, sentence), ...]) or ("not_utf8", sentence)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return ("not_utf8", f"the body is not UTF-8 ({error.reason} at byte {error.start})")
+    jiter: bool), ("issues", [(path, rule, sentence), ...]) or ("not_utf8", sentence). A body already decoded
+    (`decoded`) is taken as its text."""
+    text = decoded(data) if isinstance(data, bytes) else data
+    if isinstance(text, tuple):
+        return text
     decided, value, issues = _fast_value(text)
     if not decided:
         value, record = parse_json_text(text)
         issues = [(issue.path, issue.rule, str(issue)) for issue in record]
     return ("issues", issues) if issues else ("value", value, decided)
+
+
+def decoded(data: bytes) -> str | tuple[str, str]:
+    """The body's text, or ("not_utf8", sentence)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return ("not_utf8", f"the body is not UTF-8 ({error.reason} at byte {error.start})")
+
+
+def read_checked(data: bytes | str, kind: str) -> tuple[Any, ...]:
+    """`read_value`, and for an `observe` or `act` body the keeper's stateless check of its value as well:
+    ("checked", CheckedPost | CheckedAct) or ("refused", rule, message, details) in place of ("value", ...). The
+    refusal crosses a pipe as its parts: a StreamError does not unpickle."""
+    return _with_check(read_value(data), kind)
+
+
+def _with_check(answer: tuple[Any, ...], kind: str) -> tuple[Any, ...]:
+    """A `read_value` answer, checked as `read_checked` says."""
+    if kind == OTHER or answer[0] != "value":
+        return answer
+    result = checked(kind, answer[1])
+    if isinstance(result, StreamError):
+        return ("refused", result.rule, result.message, result.details)
+    return ("checked", result)
 
 
 def _by_jiter(data: bytes) -> Any:
@@ -139,30 +172,37 @@ def _decided(answer: tuple[Any, ...]) -> Any:
         raise BodyRefused(invalid_body(WIRE_JSON_SYNTAX, answer[1]))
     if answer[0] == "issues":
         raise _refusal(answer[1])
-    return answer[1]
+    if answer[0] == "refused":
+        return StreamError(answer[1], answer[2], **answer[3])  # the keeper's refusal, answered by the host
+    return answer[1]  # a value, or a checked body
 
 
-def parse_inline(data: bytes) -> Any:
-    """A body read here and now (BodyRefused when it is not JSON)."""
-    return _decided(read_value(data))
+def parse_inline(data: bytes, kind: str = OTHER) -> Any:
+    """A body read (and checked, `read_checked`) here and now (BodyRefused when it is not JSON)."""
+    return _decided(read_checked(data, kind))
 
 
 # -- the child ---------------------------------------------------------------------------------------------------
 
 
-def _child(conn: Connection, memory_bytes: int) -> None:
-    """The child's whole life: limit its memory, read the body's bytes, answer what `read_value` decides or
-    ("too_costly",), exit. Its stderr goes nowhere: what a child dying of its limit prints (a MemoryError, a Rust
-    allocation failure) is not the worker's log; the worker's answer says what happened."""
+def _child(conn: Connection, memory_bytes: int, kind: str) -> None:
+    """The child's whole life: limit its memory, read the body's bytes, answer what `read_checked` decides or
+    ("too_costly",), exit. A checked post or act crosses the pipe as its few numbers and its frames' compact
+    texts (seq_io.reference.held), so the worker never reads a large valid body nor builds its value. Its stderr
+    goes nowhere: what a child dying of its limit prints (a MemoryError, a Rust allocation failure) is not the
+    worker's log; the worker's answer says what happened."""
     os.environ["RUST_BACKTRACE"] = "0"  # a Rust panic out of memory would hang capturing its backtrace
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
     with contextlib.suppress(ValueError, OSError):  # a lower hard limit already in force bounds the child as well
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     try:
-        data = conn.recv_bytes()
-        answer = read_value(data)
-        del data
+        # Each form of the body is dropped once the next one is made (bytes → text → value → checked), so the child
+        # holds at most two of them at once.
+        text = decoded(conn.recv_bytes())
+        answer = read_value(text) if isinstance(text, str) else text
+        del text
+        answer = _with_check(answer, kind)
         # jiter's value is the reader of record's: the worker reads it again itself (as fast as unpickling
         # the value would be slow), so only the verdict crosses the pipe
         conn.send(("by_jiter",) if answer[0] == "value" and answer[2] else answer)
@@ -202,10 +242,11 @@ class BodyParser:
         self._children: set[BaseProcess] = set()
         self.closed = False
 
-    async def parse(self, data: bytes) -> Any:
-        """The body's value; BodyRefused when it is not JSON, costs too much, or cannot be read now."""
+    async def parse(self, data: bytes, kind: str = OTHER) -> Any:
+        """The body's value, or for `kind` "observe" or "act" its check (`read_checked`); BodyRefused when it is not
+        JSON, costs too much, or cannot be read now."""
         if len(data) <= self.settings.inline_bytes:
-            return parse_inline(data)
+            return parse_inline(data, kind)
         if self.closed:
             raise BodyRefused(unavailable("shutting_down", SHUTTING_DOWN))
         settings = self.settings
@@ -224,7 +265,7 @@ class BodyParser:
             async with self._slots:
                 if self.closed:
                     raise BodyRefused(unavailable("shutting_down", SHUTTING_DOWN))
-                answer = await self._in_child(data)
+                answer = await self._in_child(data, kind)
         finally:
             self._pending -= 1
         if answer == ("by_jiter",) and not self.closed:
@@ -252,12 +293,12 @@ class BodyParser:
             )
         return _decided(answer)
 
-    async def _in_child(self, data: bytes) -> tuple[Any, ...] | None:
+    async def _in_child(self, data: bytes, kind: str) -> tuple[Any, ...] | None:
         """The child's answer, ("died",) when it ended without one (out of memory, it aborts), or None when it was
         killed (the timeout, `close`)."""
         context = _context()
         ours, theirs = context.Pipe(duplex=True)
-        child = context.Process(target=_child, args=(theirs, self.settings.memory_bytes), daemon=True)
+        child = context.Process(target=_child, args=(theirs, self.settings.memory_bytes, kind), daemon=True)
         try:
             child.start()
         finally:

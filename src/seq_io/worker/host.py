@@ -1,4 +1,5 @@
-"""One keeper behind the HTTP surface: request bodies (already parsed JSON values) and a real monotonic clock →
+"""One keeper behind the HTTP surface: request bodies (already checked by the keeper's stateless half, `checked`, or
+parsed JSON values) and a real monotonic clock →
 the pure keeper of spec/stream.md → `Reply`s (status + JSON body; a handed frame is its held text,
 `seq_io.reference.held`, which `held.dumps` writes as is), with the answers of waiting acts delivered to
 the requests that wait for them.
@@ -32,7 +33,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from seq_io.reference.held import compact
-from seq_io.reference.keeper import Keeper, Limits, StreamError, stream_wait_s
+from seq_io.reference.keeper import (
+    CheckedAct,
+    CheckedPost,
+    Keeper,
+    Limits,
+    StreamError,
+    check_act,
+    check_observe,
+    stream_wait_s,
+)
 from seq_io.reference.spec_data import load_spec
 
 UNAVAILABLE = 503
@@ -95,6 +105,20 @@ def refusal(error: StreamError) -> Reply:
     return Reply(error.status, error.body())
 
 
+Checked = CheckedPost | CheckedAct | StreamError
+"""A post's or an act's body after the keeper's stateless check: what the keeper applies, or its refusal."""
+
+
+def checked(endpoint: str, body: Any) -> Checked:
+    """The stateless half of the keeper's work on an `observe` or `act` body (`check_observe`, `check_act`), frames
+    held compact (seq_io.reference.held); the refusal is returned, not raised, so that it can cross a pipe as a
+    value and be answered by the host in its turn."""
+    try:
+        return check_observe(body, compact) if endpoint == "observe" else check_act(body, compact)
+    except StreamError as error:
+        return error
+
+
 class KeeperHost:
     """The keeper of one configuration, its clock, and the requests of its waiting acts."""
 
@@ -128,11 +152,19 @@ class KeeperHost:
 
     def observe(self, body: Any) -> Reply:
         """One POST /observe body → 200 {"through": N} or the refusal (STR-POST-*)."""
+        return self.observe_checked(checked("observe", body))
+
+    def observe_checked(self, post: Checked) -> Reply:
+        """`observe` of a body already checked (`checked`, perhaps in another process)."""
         if self.closed is not None:
             return self.closed
         self.last_used = self._clock()
         try:
-            return Reply(200, {"through": self.keeper.post(body, self.now())})
+            now = self.now()
+            if not isinstance(post, CheckedPost):
+                self.keeper.tick(now)  # a refused body still applies the time that passed, as `Keeper.post`
+                raise _refused(post)
+            return Reply(200, {"through": self.keeper.post_checked(post, now)})
         except StreamError as error:
             return refusal(error)
         finally:
@@ -140,12 +172,19 @@ class KeeperHost:
 
     async def act(self, body: Any) -> Reply:
         """One POST /act body → 200 {"outputs": handed} at once or after its wait, or the refusal (STR-ACT-*)."""
+        return await self.act_checked(checked("act", body))
+
+    async def act_checked(self, act: Checked) -> Reply:
+        """`act` of a body already checked (`checked`, perhaps in another process)."""
         if self.closed is not None:
             return self.closed
         self.last_used = self._clock()
         now = self.now()
         try:
-            acted = self.keeper.act(body, now)
+            if not isinstance(act, CheckedAct):
+                self.keeper.tick(now)  # as `Keeper.act`
+                raise _refused(act)
+            acted = self.keeper.act_checked(act, now)
         except StreamError as error:
             return refusal(error)
         finally:
@@ -154,7 +193,8 @@ class KeeperHost:
             self._deliver()
         if not acted.waiting:
             return Reply(200, {"outputs": acted.handed})
-        episode_id = body["episode_id"]  # an act that waits carried a valid ActRequest with an episode id
+        episode_id = act.episode_id
+        assert episode_id is not None  # an act that waits carried an episode id
         inputs_size = self.keeper.waiting_size(episode_id)
         if self.waiting_bytes + inputs_size > self.config.max_waiting_bytes:
             self.keeper.withdraw(episode_id)
@@ -234,6 +274,12 @@ class KeeperHost:
         self._deadlines.clear()
         self._waiting_sizes.clear()
         self.waiting_bytes = 0
+
+
+def _refused(given: Checked) -> StreamError:
+    """The refusal a check gave; a check of the other endpoint's kind is a bug of the caller."""
+    assert isinstance(given, StreamError), f"{type(given).__name__} checked for the wrong endpoint"
+    return given
 
 
 def observe_format() -> str:
