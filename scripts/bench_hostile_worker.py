@@ -3,13 +3,14 @@ broken body, thousands of silent or dripping connections, acts and episode ids t
 bodies arrive, a misbehaving server for the probe, malformed HTTP, an episode table filled up) → run against a
 freshly started worker (started as the README says, `iospec worker --policy examples/policy.json`, plus the flags the
 attack needs) while a well-behaved robot posts and acts beside it → one row: were the others served, the worker's peak
-RSS against the bytes the attack made it count, the robot's worst stall (its worst latency during the attack minus
-its worst latency alone, on the same worker, in the same run), answers outside the StreamError shape, tracebacks on
-stderr, the exit time on SIGTERM → PASS/FAIL against the targets below.
+RSS against the bytes the attack made it count, the peak of its body-parsing processes, the robot's worst stall (its
+worst latency during the attack minus its worst latency alone, on the same worker, in the same run), answers outside
+the StreamError shape, tracebacks on stderr, the exit time on SIGTERM → PASS/FAIL against the targets below.
 
 Targets (one place, `Targets`): the robot alongside fails nothing and waits at most 100 ms longer; peak RSS below
-2x the counted bytes + RSS_CONSTANT_MIB; no traceback; every answer shaped as a StreamError (or a 200 of the
-contract); exit on SIGTERM within 2 s + the act wait; the probe ends within its budget.
+2x the counted bytes + RSS_CONSTANT_MIB, and its parse processes below PARSE_LIMIT_MIB (their --parse-memory bound);
+no traceback; every answer shaped as a StreamError (or a 200 of the contract); exit on SIGTERM within 2 s + the act
+wait; the probe ends within its budget.
 
 WHY this shape: a worker's failures under hostile clients are about time and memory on a real machine, so the
 instrument is real processes on loopback, each attack against a fresh worker so that one attack's damage does not
@@ -42,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from seq_io.worker.bodies import DEFAULT_PARSE_MEMORY
 from seq_io_maint import perf_doc
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,6 +56,11 @@ RSS_CONSTANT_MIB = 120.0
 keeper and the validator loaded and warm (about 55 MiB), the forkserver and resource tracker of its body parsing
 (about 20 MiB of their own as PSS; about 75 MiB for the whole group idle), plus room for the connections and
 buffers of the attack itself (conformance/worker.md, "Memory"). The one place this constant is set."""
+
+PARSE_LIMIT_MIB = DEFAULT_PARSE_MEMORY / MIB + RSS_CONSTANT_MIB
+"""The bound on the worker's body-parsing processes together (its one parse child at the default --parse-workers 1,
+under the --parse-memory address-space limit, and the forkserver it is forked from): what a large body costs while
+it is read, apart from what the worker keeps (conformance/worker.md, "Bodies")."""
 
 STALL_MS = 100.0
 """How much longer the well-behaved robot may wait, at worst, while an attack runs."""
@@ -73,6 +80,7 @@ class Row:
     served: bool | None = None
     peak_rss_mib: float | None = None
     counted_mib: float | None = None
+    parse_mib: float | None = None
     stall_ms: float | None = None
     unshaped: int | None = None
     tracebacks: int | None = None
@@ -94,6 +102,8 @@ class Row:
             limit = 2 * self.counted_mib + RSS_CONSTANT_MIB
             if self.peak_rss_mib >= limit:
                 bad.append(f"peak RSS {self.peak_rss_mib:.0f} MiB >= {limit:.0f} MiB")
+        if self.parse_mib is not None and self.parse_mib >= PARSE_LIMIT_MIB:
+            bad.append(f"the parse processes peaked at {self.parse_mib:.0f} MiB >= {PARSE_LIMIT_MIB:.0f} MiB")
         if self.unshaped:
             bad.append(f"{self.unshaped} answer(s) outside the StreamError shape")
         if self.tracebacks:
@@ -130,13 +140,13 @@ def has_flag(flag: str) -> bool:
     return flag in _FLAGS
 
 
-def group_rss_kib(group: int) -> int:
-    """The memory (KiB) of the live processes of process group `group`, from /proc: their summed PSS (each shared page
-    split among the processes that share it), so that a parse child forked from the forkserver is not charged a
-    second time for the interpreter pages it shares with it; VmRSS where smaps_rollup cannot be read."""
+def group_rss_kib(group: int, but: int | None = None) -> int:
+    """The memory (KiB) of the live processes of process group `group` (all `but` one), from /proc: their summed PSS
+    (each shared page split among the processes that share it), so that a parse child forked from the forkserver is
+    not charged a second time for the interpreter pages it shares with it; VmRSS where smaps_rollup cannot be read."""
     total = 0
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == but:
             continue
         try:
             stat = (entry / "stat").read_text()
@@ -241,19 +251,24 @@ class Worker:
         self.close()
 
     def _sample(self) -> None:
-        """Every 50 ms, the memory of the worker's whole process group (a worker that parses in child processes is
-        charged for them too, by their PSS); the largest sum is kept."""
+        """Every 50 ms, the memory of the worker's other processes (the body parsing's forkserver and children, by
+        their PSS); the largest sum is kept."""
+        pid = self.process.pid
         while not self.sampling.wait(0.05):
-            self.sampled_mib = max(self.sampled_mib, group_rss_kib(self.process.pid) / 1024)
+            self.sampled_mib = max(self.sampled_mib, group_rss_kib(pid, but=pid) / 1024)
 
     def peak_rss_mib(self) -> float:
-        """The worker's own peak RSS (VmHWM), or the largest RSS its process group was sampled at, if larger."""
+        """The worker process's own peak RSS (VmHWM): what it holds, apart from its parse processes."""
         own = float("nan")
         with contextlib.suppress(OSError, ValueError):
             for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
                 if line.startswith("VmHWM:"):
                     own = int(line.split()[1]) / 1024
-        return max(own, self.sampled_mib)
+        return own
+
+    def parse_mib(self) -> float:
+        """The largest summed PSS of the worker's other processes (its body parsing) sampled so far."""
+        return self.sampled_mib
 
     def stderr_text(self) -> str:
         self.stderr.seek(0)
@@ -475,6 +490,7 @@ def finish(
             "answers: " + ", ".join(f"{k} x{v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])[:4])
         )
     row.peak_rss_mib = worker.peak_rss_mib()
+    row.parse_mib = worker.parse_mib()
     row.exit_budget_s = SIGTERM_GRACE_S + (10.0 if exit_budget_s is None else exit_budget_s)
     row.exit_s = worker.terminate(row.exit_budget_s + 10)
     row.tracebacks = worker.tracebacks()
@@ -1125,6 +1141,7 @@ HEADER = [
     "attack",
     "others served",
     "peak RSS / counted MiB",
+    "parse MiB",
     "stall ms",
     "unshaped",
     "tracebacks",
@@ -1144,6 +1161,7 @@ def cells(row: Row) -> list[str]:
         f"{row.name}: {row.what}",
         served,
         rss,
+        _cell(row.parse_mib),
         _cell(row.stall_ms),
         _cell(row.unshaped),
         _cell(row.tracebacks),
@@ -1220,8 +1238,8 @@ def main(argv: list[str] | None = None) -> int:
         f"`iospec worker --policy examples/policy.json` and `iospec probe` against hostile clients{label}: "
         f"targets: the robot alongside served and stalled ≤ {STALL_MS:g} ms; "
         f"peak RSS < 2 \N{MULTIPLICATION SIGN} counted + "
-        f"{RSS_CONSTANT_MIB:g} MiB; no traceback; every answer shaped; exit on SIGTERM ≤ {SIGTERM_GRACE_S:g} s + "
-        "the act wait; the probe within its budget.",
+        f"{RSS_CONSTANT_MIB:g} MiB; the parse processes < {PARSE_LIMIT_MIB:g} MiB; no traceback; every answer "
+        f"shaped; exit on SIGTERM ≤ {SIGTERM_GRACE_S:g} s + the act wait; the probe within its budget.",
         HEADER,
         [cells(row) for row in rows],
     )

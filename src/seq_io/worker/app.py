@@ -125,7 +125,7 @@ def body_timed_out(seconds: float) -> Reply:
     return _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {seconds:g} s (--body-timeout)")
 
 
-async def parse_body(body: bytes, parser: BodyParser, kind: str = OTHER) -> Any:
+async def parse_body(body: bytes | bytearray, parser: BodyParser, kind: str = OTHER) -> Any:
     """The request's JSON value under the wire rules of spec/validation.md (BodyRefused otherwise), read by
     `parser` (bodies.py: small bodies inline, large ones in a child process, off the event loop); for `kind`
     "observe" or "act" the keeper's stateless check of it (`host.checked`) instead of the value."""
@@ -212,7 +212,7 @@ class Worker:
             work = _sync(self.make_keeper)
         return Route(None, work=work, kind=endpoint if endpoint in ("observe", "act") else OTHER)
 
-    async def handle(self, route: Route, path: str, body: bytes) -> Reply:
+    async def handle(self, route: Route, path: str, body: bytes | bytearray) -> Reply:
         """The answer to a request whose body the server has read whole."""
         assert route.work is not None
         try:

@@ -242,11 +242,12 @@ class BodyParser:
         self._children: set[BaseProcess] = set()
         self.closed = False
 
-    async def parse(self, data: bytes, kind: str = OTHER) -> Any:
+    async def parse(self, data: bytes | bytearray, kind: str = OTHER) -> Any:
         """The body's value, or for `kind` "observe" or "act" its check (`read_checked`); BodyRefused when it is not
-        JSON, costs too much, or cannot be read now."""
+        JSON, costs too much, or cannot be read now. A bytearray given for an observe or act body read in a child
+        is emptied once the child has it: the worker never holds a large body while its check comes back."""
         if len(data) <= self.settings.inline_bytes:
-            return parse_inline(data, kind)
+            return parse_inline(bytes(data), kind)
         if self.closed:
             raise BodyRefused(unavailable("shutting_down", SHUTTING_DOWN))
         settings = self.settings
@@ -268,8 +269,8 @@ class BodyParser:
                 answer = await self._in_child(data, kind)
         finally:
             self._pending -= 1
-        if answer == ("by_jiter",) and not self.closed:
-            return _by_jiter(data)
+        if answer == ("by_jiter",) and not self.closed:  # only for OTHER bodies, which _talk leaves whole
+            return _by_jiter(bytes(data))
         return self._answer(answer)
 
     def _answer(self, answer: tuple[Any, ...] | None) -> Any:
@@ -293,7 +294,7 @@ class BodyParser:
             )
         return _decided(answer)
 
-    async def _in_child(self, data: bytes, kind: str) -> tuple[Any, ...] | None:
+    async def _in_child(self, data: bytes | bytearray, kind: str) -> tuple[Any, ...] | None:
         """The child's answer, ("died",) when it ended without one (out of memory, it aborts), or None when it was
         killed (the timeout, `close`)."""
         context = _context()
@@ -304,7 +305,7 @@ class BodyParser:
         finally:
             theirs.close()
         self._children.add(child)
-        talk = asyncio.ensure_future(asyncio.to_thread(_talk, ours, data))
+        talk = asyncio.ensure_future(asyncio.to_thread(_talk, ours, data, kind != OTHER))
         try:
             async with asyncio.timeout(self.settings.timeout_s):
                 answer = await asyncio.shield(talk)
@@ -325,10 +326,13 @@ class BodyParser:
             child.kill()
 
 
-def _talk(conn: Connection, data: bytes) -> tuple[Any, ...] | None:
-    """Send the body, wait for the child's answer (a thread: the event loop never blocks on the pipe)."""
+def _talk(conn: Connection, data: bytes | bytearray, release: bool) -> tuple[Any, ...] | None:
+    """Send the body, empty it when `release` (a bytearray nobody reads again), wait for the child's answer (a
+    thread: the event loop never blocks on the pipe)."""
     try:
         conn.send_bytes(data)
+        if release and isinstance(data, bytearray):
+            data.clear()
         answer = conn.recv()
     except (EOFError, OSError, MemoryError):
         return None

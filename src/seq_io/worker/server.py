@@ -477,7 +477,7 @@ class HttpServer:
                 task.uncancel()
             connection.cut = None
             return shutting_down()
-        if not isinstance(read, bytes):
+        if not isinstance(read, bytearray):
             return read
         connection.phase = "handling"
         try:
@@ -486,8 +486,10 @@ class HttpServer:
             route.log["error"] = repr(error)[:300]
             return internal_error()
 
-    async def _read_body(self, connection: Connection, headers: dict[str, str]) -> bytes | Reply | None:
-        """The body whole, a refusal (too large, too slow, malformed framing), or None when the client left."""
+    async def _read_body(self, connection: Connection, headers: dict[str, str]) -> bytearray | Reply | None:
+        """The body whole, a refusal (too large, too slow, malformed framing), or None when the client left. A
+        bytearray: the body parser empties it once a child process has the bytes (bodies.py), so that a large body
+        is not held twice while its check comes back."""
         limit = self.max_body_bytes
         declared = headers.get("content-length", "").strip()
         if declared.isdigit() and int(declared) > limit:
@@ -496,8 +498,7 @@ class HttpServer:
         if parser.they_are_waiting_for_100_continue and connection.writer is not None:
             connection.writer.write(parser.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
         deadline = time.monotonic() + self.body_timeout_s
-        chunks: list[bytes] = []
-        total = 0
+        body = bytearray()
         while True:
             try:
                 event = parser.next_event()
@@ -506,12 +507,11 @@ class HttpServer:
                     return None  # closed mid-body
                 return shaped(400, "bad_request", "malformed_http", f"the body's framing is broken: {error}")
             if isinstance(event, h11.Data):
-                total += len(event.data)
-                if total > limit:
+                if len(body) + len(event.data) > limit:
                     return too_large(limit)
-                chunks.append(bytes(event.data))
+                body += event.data
             elif isinstance(event, h11.EndOfMessage):
-                return b"".join(chunks)
+                return body
             elif event is h11.NEED_DATA:
                 try:
                     await self._receive(connection, deadline)
