@@ -20,7 +20,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,24 +41,23 @@ KEEPALIVE_S = 1.0
 """Seconds a pooled connection to the worker may stay idle before the probe drops it (below any sane keep-alive)."""
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= 600:
-        raise argparse.ArgumentTypeError("seconds from more than 0 to 600")
-    return value
+def _seconds_up_to(most: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds above 0 and at most `most`."""
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not 0 < value <= most:
+            raise argparse.ArgumentTypeError(f"seconds from more than 0 to {most:g}")
+        return value
+
+    return seconds
 
 
-def _run_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= 86400:
-        raise argparse.ArgumentTypeError("seconds from more than 0 to 86400")
-    return value
+_seconds = _seconds_up_to(600)
+_run_seconds = _seconds_up_to(86400)
 
 
 def _jobs(text: str) -> int:

@@ -46,7 +46,7 @@ from seq_io.reference.keeper import (
 )
 from seq_io.reference.schedule import ScheduleError
 from seq_io.reference.wire import MAX_DOCUMENT_BYTES
-from seq_io.worker.bodies import OTHER, BodyParser
+from seq_io.worker.bodies import OTHER, BodyParser, invalid_body
 from seq_io.worker.bodies import BodyRefused as BodyRefused  # where app users (the benchmark) find it
 from seq_io.worker.host import (
     MAX_TEST_WAIT_S,
@@ -88,41 +88,32 @@ def shaped(status: int, code: str, reason: str, message: str, **details: Any) ->
     return Reply(status, {"error": {"code": code, "message": message, "details": {"reason": reason, **details}}})
 
 
-def _invalid_body(rule: str, message: str) -> Reply:
-    error = StreamError(
-        INVALID_BODY,
-        f"the body is not a valid request: {message}",
-        issues=[{"path": "$", "rule": rule, "message": message}],
-    )
-    return Reply(error.status, error.body())
-
-
 def media_type_refusal(content_type: str | None) -> Reply | None:
     """The 400 for a body that is not declared application/json (UTF-8), or None when it is."""
     if content_type is None:
-        return _invalid_body(HTTP_CONTENT_TYPE, "the request has no Content-Type; send application/json")
+        return invalid_body(HTTP_CONTENT_TYPE, "the request has no Content-Type; send application/json")
     media, *parameters = (part.strip() for part in content_type.split(";"))
     charset_ok = all(
         not p.lower().startswith("charset=") or p[8:].strip('"').lower() in ("utf-8", "utf8") for p in parameters
     )
     if media.lower() != MEDIA_TYPE or not charset_ok:
-        return _invalid_body(HTTP_CONTENT_TYPE, f"the Content-Type is {content_type!r}; send application/json (UTF-8)")
+        return invalid_body(HTTP_CONTENT_TYPE, f"the Content-Type is {content_type!r}; send application/json (UTF-8)")
     return None
 
 
 def too_large(limit: int, declared: int | None = None) -> Reply:
     """The 400 for a body over `--max-body-bytes`: declared up front, or passed while it arrived."""
     if declared is not None:
-        return _invalid_body(
+        return invalid_body(
             HTTP_TOO_LARGE, f"the body has {declared} bytes, more than this worker reads ({limit}, --max-body-bytes)"
         )
-    return _invalid_body(
+    return invalid_body(
         HTTP_TOO_LARGE, f"the body passed {limit} bytes, more than this worker reads (--max-body-bytes)"
     )
 
 
 def body_timed_out(seconds: float) -> Reply:
-    return _invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {seconds:g} s (--body-timeout)")
+    return invalid_body(HTTP_BODY_TIMEOUT, f"the body did not arrive whole within {seconds:g} s (--body-timeout)")
 
 
 async def parse_body(body: bytes | bytearray, parser: BodyParser, kind: str = OTHER) -> Any:
