@@ -186,6 +186,9 @@ def test_pipelined_requests_are_answered_in_order(short: Running) -> None:
         b"GET /stream/info HTTP/1.1\r\n\r\n",  # no Host: RFC 9112 makes it a 400
         b"POST /observe HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
         b"zz\r\n",
+        # RFC 9112 § 6.3: both framings at once is how requests are smuggled; refused, not waited on
+        b"POST /observe HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n{}",
     ],
 )
 def test_malformed_http_is_a_shaped_400(short: Running, garbage: bytes) -> None:

@@ -375,6 +375,11 @@ class HttpServer:
                 if size > MAX_HEAD_BYTES:  # h11 bounds only heads that arrive in pieces
                     await self._protocol_error(connection, h11.RemoteProtocolError("too large", 431))
                     return None
+                names = {name for name, _ in event.headers}
+                if b"content-length" in names and b"transfer-encoding" in names:  # RFC 9112 § 6.3: may refuse
+                    smuggling = "both Content-Length and Transfer-Encoding (a request-smuggling risk); send one"
+                    await self._protocol_error(connection, h11.RemoteProtocolError(smuggling, 400))
+                    return None
                 return event
             if event is not h11.NEED_DATA:
                 return None  # ConnectionClosed, or a client that sent more after Connection: close
