@@ -2,7 +2,9 @@
 → the reference worker with one fault injected → served like `iospec worker`.
 
 WHY it is shaped this way: each fault is one small change to the reference (a method wrapped, a constant
-replaced), so a probe failure can only come from that fault, and the test can say which cases it must break.
+replaced; the host's `observe_checked` and `act_checked`, which every request reaches, whether its body was checked
+inline or in a parse child), so a probe failure can only come from that fault, and the test can say which cases it
+must break.
 The `reset` fault is not HTTP at all: a socket server that closes every connection without answering.
 
 Faults:
@@ -18,47 +20,49 @@ Faults:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import socket
 import sys
 from typing import Any
 
+from seq_io.reference.keeper import CheckedAct, CheckedPost
 from seq_io.worker import server as worker_server
 from seq_io.worker.cli import main as worker_main
-from seq_io.worker.host import KeeperHost, Reply
+from seq_io.worker.host import Checked, KeeperHost, Reply
 
 FAULTS = ("forget-skipped", "resend-replaces", "limit-500", "lazy-deadline", "no-header", "hang-act", "reset")
 
 
 def _forget_skipped() -> None:
-    observe = KeeperHost.observe
+    observe = KeeperHost.observe_checked
 
-    def without_skipped(self: KeeperHost, body: Any) -> Reply:
-        if isinstance(body, dict):
-            body = {name: value for name, value in body.items() if name != "skipped"}
-        return observe(self, body)
+    def without_skipped(self: KeeperHost, post: Checked) -> Reply:
+        if isinstance(post, CheckedPost):
+            post = dataclasses.replace(post, skipped=[])
+        return observe(self, post)
 
-    KeeperHost.observe = without_skipped  # type: ignore[method-assign]
+    KeeperHost.observe_checked = without_skipped  # type: ignore[method-assign]
 
 
 def _resend_replaces() -> None:
-    observe, act = KeeperHost.observe, KeeperHost.act
+    observe, act = KeeperHost.observe_checked, KeeperHost.act_checked
     copies: dict[tuple[int, str], dict[int, list[Any]]] = {}  # (keeper, episode) → number → every copy posted
 
-    def remembering(self: KeeperHost, body: Any) -> Reply:
-        reply = observe(self, body)
-        if reply.status == 200:
-            posted = copies.setdefault((id(self), body["episode_id"]), {})
-            for frame in body.get("frames", []):
-                posted.setdefault(int(frame["seq"]), []).append(frame["inputs"])
+    def remembering(self: KeeperHost, post: Checked) -> Reply:
+        reply = observe(self, post)
+        if reply.status == 200 and isinstance(post, CheckedPost):
+            posted = copies.setdefault((id(self), post.episode_id), {})
+            for number, inputs, _ in post.frames:
+                posted.setdefault(number, []).append(inputs)
         return reply
 
-    async def replacing(self: KeeperHost, body: Any) -> Reply:
+    async def replacing(self: KeeperHost, checked: Checked) -> Reply:
         """Hand the last copy of every number that was sent more than once, as a keeper would that stored each."""
-        reply = await act(self, body)
+        reply = await act(self, checked)
         outputs = reply.body.get("outputs") if reply.status == 200 and isinstance(reply.body, dict) else None
-        if isinstance(outputs, dict) and isinstance(outputs.get("steps"), list):
-            posted = copies.get((id(self), body.get("episode_id")), {})
+        if isinstance(outputs, dict) and isinstance(outputs.get("steps"), list) and isinstance(checked, CheckedAct):
+            posted = copies.get((id(self), checked.episode_id or ""), {})
             observations = list(outputs["observations"])
             for index, step in enumerate(outputs["steps"][:-1]):
                 if len(posted.get(step, [])) > 1:
@@ -68,20 +72,20 @@ def _resend_replaces() -> None:
             reply = Reply(200, {"outputs": {**outputs, "observations": observations}})
         return reply
 
-    KeeperHost.observe = remembering  # type: ignore[method-assign]
-    KeeperHost.act = replacing  # type: ignore[method-assign]
+    KeeperHost.observe_checked = remembering  # type: ignore[method-assign]
+    KeeperHost.act_checked = replacing  # type: ignore[method-assign]
 
 
 def _limit_500() -> None:
-    observe = KeeperHost.observe
+    observe = KeeperHost.observe_checked
 
-    def crashing(self: KeeperHost, body: Any) -> Reply:
-        reply = observe(self, body)
+    def crashing(self: KeeperHost, post: Checked) -> Reply:
+        reply = observe(self, post)
         if reply.status == 413:
             return Reply(500, "limit reached")
         return reply
 
-    KeeperHost.observe = crashing  # type: ignore[method-assign]
+    KeeperHost.observe_checked = crashing  # type: ignore[method-assign]
 
 
 def _lazy_deadline() -> None:
@@ -93,11 +97,11 @@ def _no_header() -> None:
 
 
 def _hang_act() -> None:
-    async def never(self: KeeperHost, body: Any) -> Reply:
+    async def never(self: KeeperHost, checked: Checked) -> Reply:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
-    KeeperHost.act = never  # type: ignore[method-assign]
+    KeeperHost.act_checked = never  # type: ignore[method-assign]
 
 
 def _reset(args: list[str]) -> int:
