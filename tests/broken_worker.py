@@ -73,7 +73,7 @@ def _resend_replaces() -> None:
         return reply
 
     KeeperHost.observe_checked = remembering  # type: ignore[method-assign]
-    KeeperHost.act_checked = replacing  # type: ignore[method-assign]
+    KeeperHost.act_checked = replacing  # type: ignore[method-assign,assignment]
 
 
 def _limit_500() -> None:
@@ -101,7 +101,7 @@ def _hang_act() -> None:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
-    KeeperHost.act_checked = never  # type: ignore[method-assign]
+    KeeperHost.act_checked = never  # type: ignore[method-assign,assignment]
 
 
 def _reset(args: list[str]) -> int:
