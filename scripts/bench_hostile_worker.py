@@ -648,24 +648,30 @@ async def _hold(worker: Worker, count: int, seconds: float, drip: bool) -> tuple
     return len(writers), closed
 
 
+def _holding(row: Row, worker: Worker, count: int, seconds: float, drip: bool) -> Row:
+    """The row of `count` connections held for `seconds` (dripping a byte a second when `drip`) beside the robot."""
+
+    async def go() -> Row:
+        held: list[tuple[int, int]] = []
+
+        async def attack() -> None:
+            held.append(await _hold(worker, count, seconds, drip))
+
+        robot_row(row, await alongside(worker, attack()))
+        if held:
+            row.notes.append(f"{held[0][0]:,} opened, {held[0][1]:,} closed by the worker")
+        return finish(row, worker)
+
+    return run(go())
+
+
 def attack_connections(count: int, drip: bool, seconds: float = 6.0) -> Row:
     """`count` silent (or one-byte-per-second) connections held for `seconds` while the robot works."""
     kind = "one-byte-per-second" if drip else "silent"
-
-    async def go() -> Row:
-        row = Row(f"{kind}-{count}", f"{count:,} {kind} connections, {seconds:g} s")
-        with Worker() as worker:
-            held: list[tuple[int, int]] = []
-
-            async def attack() -> None:
-                held.append(await _hold(worker, count, seconds, drip))
-
-            robot_row(row, await alongside(worker, attack()))
-            if held:
-                row.notes.append(f"{held[0][0]:,} opened, {held[0][1]:,} closed by the worker")
-            return finish(row, worker)
-
-    return run(go())
+    with Worker() as worker:
+        return _holding(
+            Row(f"{kind}-{count}", f"{count:,} {kind} connections, {seconds:g} s"), worker, count, seconds, drip
+        )
 
 
 def attack_many_acts(count: int = 3000, wait_s: float = 1.0) -> Row:
@@ -691,21 +697,9 @@ def attack_many_acts(count: int = 3000, wait_s: float = 1.0) -> Row:
 
 def attack_idle_under_ulimit(count: int = 1100, files: int = 1024, seconds: float = 2.0) -> Row:
     """`count` idle connections to a worker whose open files are limited to `files` (`ulimit -n`)."""
-
-    async def go() -> Row:
-        row = Row(f"idle-{count}-ulimit-{files}", f"{count:,} idle connections under ulimit -n {files}")
-        with Worker(files=files) as worker:
-            held: list[tuple[int, int]] = []
-
-            async def attack() -> None:
-                held.append(await _hold(worker, count, seconds, False))
-
-            robot_row(row, await alongside(worker, attack()))
-            if held:
-                row.notes.append(f"{held[0][0]:,} opened, {held[0][1]:,} closed by the worker")
-            return finish(row, worker)
-
-    return run(go())
+    row = Row(f"idle-{count}-ulimit-{files}", f"{count:,} idle connections under ulimit -n {files}")
+    with Worker(files=files) as worker:
+        return _holding(row, worker, count, seconds, False)
 
 
 def attack_empty_arrays(total_mib: int = 64, each_mib: int = 4) -> Row:
