@@ -1,7 +1,8 @@
-"""The bump review measured on the synthetic spec changes of tests/bump_cases/cases.yaml: each case → a base folder
-(spec/releases/0.5.25 with a changelog entry) and a head (the base with the case's patch) in a temporary folder →
-the review → per location, the reported classification against the expected one, and the required bump against
-the expected one → one row of the accuracy table.
+"""The bump review measured on the synthetic spec changes of tests/bump_cases/*.yaml: each case → a base folder
+(spec/releases/0.5.25 with a changelog entry, or with `base: repo` the repository's spec/ with every vector kind)
+and a head (the base with the case's patch) in a temporary folder → the review → per location, the reported
+classification against the expected one, the required bump and the gate's verdict against the expected ones →
+one row of the accuracy table.
 
 WHY a module apart from its test: the same rows make the test (tests/test_bump_accuracy.py) and the table in
 tests/bump_cases/accuracy.md (`python tests/bump_accuracy.py > tests/bump_cases/accuracy.md`), so the document
@@ -28,9 +29,11 @@ from seq_io.strict_yaml import load_file
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
-CASES = Path(__file__).parent / "bump_cases" / "cases.yaml"
+CASES = Path(__file__).parent / "bump_cases"
 BASE = REPO_ROOT / "spec" / "releases" / "0.5.25"
 CHANGELOG = "# Changelog\n\n## 0.5.25\n\nThe release.\n"
+BASES = ("release", "repo")
+"""`release`: spec/releases/0.5.25 (validation vectors only); `repo`: spec/ with conformance/vectors/ (every kind)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Outcome:
     reported_bump: str
     expected_finding: str | None
     findings: tuple[str, ...]
+    expected_gate: str = "-"
+    reported_gate: str = "-"
 
     @property
     def classification_right(self) -> bool:
@@ -50,6 +55,14 @@ class Outcome:
     @property
     def bump_right(self) -> bool:
         return self.expected_bump == self.reported_bump
+
+    @property
+    def gate_right(self) -> bool:
+        return self.expected_gate == self.reported_gate
+
+    @property
+    def agrees(self) -> bool:
+        return self.classification_right and self.bump_right and self.finding_right and self.gate_right
 
     @property
     def finding_right(self) -> bool:
@@ -104,18 +117,43 @@ def _breaks(changes: list[Change]) -> str:
     return "editorial" if all(c.level == "editorial" for c in changes) else "none"
 
 
-def base_folder(folder: Path) -> Path:
-    """The base every case starts from: spec/releases/0.5.25 with a changelog entry for 0.5.25."""
-    shutil.copytree(BASE, folder)
+def base_folder(folder: Path, kind: str = "release") -> Path:
+    """The base a case starts from, with a changelog entry for 0.5.25: the release snapshot (`release`), or the
+    repository's spec/ (its release snapshots left out) with conformance/vectors/ as `vectors/` (`repo`)."""
+    if kind == "release":
+        shutil.copytree(BASE, folder)
+    else:
+        shutil.copytree(REPO_ROOT / "spec", folder, ignore=shutil.ignore_patterns("releases"))
+        shutil.copytree(REPO_ROOT / "conformance" / "vectors", folder / "vectors")
     (folder / "CHANGELOG.md").write_text(CHANGELOG, encoding="utf-8")
     return folder
+
+
+def _touched(operation: dict[str, Any]) -> str:
+    return str(
+        next(operation[key] for key in ("set", "remove", "delete", "write", "replace", "append") if key in operation)
+    )
+
+
+def expected_gate(case: dict[str, Any]) -> str:
+    """The case's `gate`, or when it leaves the version alone, what the spec's gate makes of its bump: pass when
+    nothing needs one (and no limit finding fails the head), else fail."""
+    expect = case["expect"]
+    if "gate" in expect:
+        return str(expect["gate"])
+    moved = any(_touched(op) == "contract.json#/contract_version" for op in case["patch"])
+    assert not moved, f"{case['name']}: a case that moves the version states `gate`"
+    return "pass" if expect["bump"] == "none" and not expect.get("finding") else "fail"
 
 
 def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
     """Run the review on one case: `base` (shared, never changed) against its head, made in `folder`."""
     head = folder / "head"
     shutil.copytree(base, head, ignore=shutil.ignore_patterns("vectors"))
-    (head / "vectors").symlink_to(base / "vectors")  # no patch touches a vector: read them once for all cases
+    if any(_touched(op).startswith("vectors/") for op in case["patch"]):
+        shutil.copytree(base / "vectors", head / "vectors")
+    else:
+        (head / "vectors").symlink_to(base / "vectors")  # untouched: read them once for all cases
     for operation in case["patch"]:
         _apply(head, operation)
     expect = case["expect"]
@@ -131,7 +169,17 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
         result = review(load_folder(base), load_folder(head))
     except InputError as error:
         said = str(error).replace(str(head), "<head>").replace(str(base), "<base>")
-        return Outcome(case["name"], expected, {("(input)", "-"): f"error: {said}"}, expect["bump"], "-", None, ())
+        return Outcome(
+            case["name"],
+            expected,
+            {("(input)", "-"): f"error: {said}"},
+            expect["bump"],
+            "-",
+            None,
+            (),
+            expected_gate(case),
+            "-",
+        )
     by_location: dict[tuple[str, str], list[Change]] = {}
     for change in result.diff.changes:
         by_location.setdefault((change.type_name, render_location(change.location)), []).append(change)
@@ -144,17 +192,33 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
         result.verdict.required,
         expect.get("finding"),
         tuple(result.limits["head"]),
+        expected_gate(case),
+        "pass" if result.verdict.passed else "fail",
     )
 
 
+def cases() -> list[dict[str, Any]]:
+    """Every case of every file of tests/bump_cases/, in file-name order; a name is used once."""
+    found: list[dict[str, Any]] = []
+    for path in sorted(CASES.glob("*.yaml")):
+        found += load_file(path).value["cases"]
+    names = [case["name"] for case in found]
+    assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
+    unknown = {case.get("base", "release") for case in found} - set(BASES)
+    assert not unknown, f"unknown base(s) {unknown}: one of {BASES}"
+    return found
+
+
 def outcomes() -> list[Outcome]:
-    cases = load_file(CASES).value["cases"]
     found = []
     with tempfile.TemporaryDirectory(prefix="bump-cases-") as shared:
-        base = base_folder(Path(shared) / "base")
-        for case in cases:
+        bases: dict[str, Path] = {}
+        for case in cases():
+            kind = case.get("base", "release")
+            if kind not in bases:
+                bases[kind] = base_folder(Path(shared) / kind, kind)
             with tempfile.TemporaryDirectory(prefix="bump-case-") as temp:
-                found.append(measure(case, base, Path(temp)))
+                found.append(measure(case, bases[kind], Path(temp)))
     return found
 
 
@@ -165,26 +229,28 @@ def _cell(values: dict[tuple[str, str], str]) -> str:
 def table(results: list[Outcome], disagreements: dict[str, str]) -> str:
     right = sum(r.classification_right for r in results)
     bumps = [r for r in results if r.expected_bump != "-"]
+    gates = [r for r in results if r.expected_gate != "-"]
     lines = [
         "# Bump review accuracy on the synthetic changes",
         "",
-        "Generated by `python tests/bump_accuracy.py > tests/bump_cases/accuracy.md` from tests/bump_cases/cases.yaml "
+        "Generated by `python tests/bump_accuracy.py > tests/bump_cases/accuracy.md` from tests/bump_cases/*.yaml "
         "(the expectations were written before the review was first run on them); tests/test_bump_accuracy.py "
         "checks that this file is current.",
         "",
         f"Classification right in **{right} of {len(results)}** cases; required bump right in "
         f"**{sum(r.bump_right for r in bumps)} of {len(bumps)}**; limit findings right in "
-        f"**{sum(r.finding_right for r in results)} of {len(results)}**.",
+        f"**{sum(r.finding_right for r in results)} of {len(results)}**; gate verdict right in "
+        f"**{sum(r.gate_right for r in gates)} of {len(gates)}**.",
         "",
-        "| case | expected | reported | bump expected / reported | agrees | why not |",
-        "|---|---|---|---|---|---|",
+        "| case | expected | reported | bump expected / reported | gate expected / reported | agrees | why not |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in results:
         extra = r.reported if r.expected != r.reported else {}
-        agrees = "yes" if r.classification_right and r.bump_right and r.finding_right else "no"
         lines.append(
             f"| {r.name} | {_cell(r.expected)} | {_cell(extra) if extra else 'the same'} | "
-            f"{r.expected_bump} / {r.reported_bump} | {agrees} | {disagreements.get(r.name, '')} |"
+            f"{r.expected_bump} / {r.reported_bump} | {r.expected_gate} / {r.reported_gate} | "
+            f"{'yes' if r.agrees else 'no'} | {disagreements.get(r.name, '')} |"
         )
     return "\n".join(lines) + "\n"
 
