@@ -209,6 +209,11 @@ def cases() -> list[dict[str, Any]]:
     return found
 
 
+def disagreements() -> dict[str, str]:
+    """Case name → why the review's answer differs from the case's expectation (its `disagrees`)."""
+    return {case["name"]: str(case["disagrees"]) for case in cases() if "disagrees" in case}
+
+
 def outcomes() -> list[Outcome]:
     found = []
     with tempfile.TemporaryDirectory(prefix="bump-cases-") as shared:
@@ -256,7 +261,4 @@ def table(results: list[Outcome], disagreements: dict[str, str]) -> str:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_bump_accuracy import DISAGREEMENTS
-
-    sys.stdout.write(table(outcomes(), DISAGREEMENTS))
+    sys.stdout.write(table(outcomes(), disagreements()))
