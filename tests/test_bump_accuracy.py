@@ -1,6 +1,7 @@
 """The bump review's accuracy on the synthetic spec changes of tests/bump_cases/*.yaml (expectations written
 before the review was run on them): every case agrees with its expectation except those whose
-`disagrees` says why, and each of those still disagrees (so that a fix removes the mark and updates the table); tests/bump_cases/accuracy.md is the current table.
+`disagrees` says why, and each of those still disagrees (so that a fix removes the mark and updates
+the table); tests/bump_cases/accuracy.md is the current table.
 """
 
 from __future__ import annotations
