@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from seq_io.bump_review import decide, prose, regex_language, relations
+from seq_io.bump_review import decide, number_sets, prose, regex_language, relations
 from seq_io.bump_review.rules import Change, Location, make, render_location
 from seq_io.bump_review.schema_walk import Schemas, closed_properties, nodes_at, occurrences
 from seq_io.bump_review.snapshot import Snapshot, suite
@@ -155,7 +155,16 @@ def _types(core: dict[str, Any]) -> frozenset[str]:
     if declared is None:
         return ALL_TYPES
     names = {declared} if isinstance(declared, str) else set(declared)
+    step = number_sets.number(core.get("multipleOf"))
+    if "number" in names and step is not None and step > 0 and step.denominator == 1:
+        names = (names - {"number"}) | {"integer"}  # D2: the numbers it accepts are integers
     return frozenset(names - {"null"})
+
+
+def _step(core: dict[str, Any]) -> Fraction | None:
+    """The grid of the numbers a location accepts: its `multipleOf`, else 1 when it accepts integers only."""
+    types = _types(core)
+    return number_sets.step_of(core, "integer" in types and "number" not in types)
 
 
 def _contains(outer: frozenset[str], inner: frozenset[str]) -> bool:
@@ -177,33 +186,6 @@ def _enum(core: dict[str, Any], *, keep_null: bool = False) -> list[Any] | None:
     if values is None:
         return None
     return [value for value in values if keep_null or value is not None]
-
-
-def _numeric_bound(core: dict[str, Any], side: str) -> tuple[float, bool]:
-    """(value, exclusive) of the tighter of minimum/exclusiveMinimum ("min") or maximum/exclusiveMaximum."""
-    keys = ("minimum", "exclusiveMinimum") if side == "min" else ("maximum", "exclusiveMaximum")
-    sign = 1 if side == "min" else -1
-    candidates = [(float(core[k]), k.startswith("exclusive")) for k in keys if k in core]
-    if not candidates:
-        return (-math.inf * sign, False)
-    return max(candidates, key=lambda c: (sign * c[0], c[1]))
-
-
-def _render_bound(bound: tuple[float, bool], side: str) -> str:
-    if math.isinf(bound[0]):
-        return "none"
-    value = int(bound[0]) if bound[0].is_integer() else bound[0]
-    return f"{'>' if side == 'min' else '<'}{'' if bound[1] else '='} {value}"
-
-
-def _tighter(before: tuple[float, bool], after: tuple[float, bool], side: str) -> int:
-    """+1 when `after` accepts less than `before`, -1 when more, 0 when the same."""
-    if before == after:
-        return 0
-    sign = 1 if side == "min" else -1
-    if sign * after[0] != sign * before[0]:
-        return 1 if sign * after[0] > sign * before[0] else -1
-    return 1 if after[1] else -1
 
 
 def _properties_trivial(node: Any) -> bool:
@@ -344,6 +326,19 @@ class _Walk:
     def _types(self, type_name: str, location: Location, b: View, h: View) -> None:
         before, after = _types(b.core), _types(h.core)
         if before == after:
+            declared = b.core.get("type"), h.core.get("type")
+            if not _same(*declared):
+                self.emit(
+                    "subschema-changed",
+                    type_name,
+                    location,
+                    f"type {_short(declared[0])} → {_short(declared[1])}",
+                    old_readers=False,
+                    new_readers=False,
+                    editorial=True,
+                    note="`integer` and `number` with an integral `multipleOf` accept the same instances (numbers "
+                    "are values: 1.0 is an integer): nothing accepted on the wire changes",
+                )
             return
         wider, narrower = _contains(after, before), _contains(before, after)
         rule = (
@@ -373,15 +368,7 @@ class _Walk:
             self.emit("enum-values-removed", type_name, location, f"values removed: {_short(removed)}")
 
     def _bounds(self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]) -> None:
-        for side in ("min", "max"):
-            old, new = _numeric_bound(before, side), _numeric_bound(after, side)
-            self._bound(
-                type_name,
-                location,
-                _tighter(old, new, side),
-                f"{'lower' if side == 'min' else 'upper'} bound {_render_bound(old, side)} → "
-                f"{_render_bound(new, side)}",
-            )
+        self._numeric_bounds(type_name, location, before, after)
         for low, high in COUNT_BOUNDS:
             for key, sign in ((low, 1), (high, -1)):
                 old_value = before.get(key, 0 if sign == 1 else math.inf)
@@ -398,15 +385,61 @@ class _Walk:
             )
         for key in ("pattern", "multipleOf"):
             old_value, new_value = before.get(key), after.get(key)
+            detail = f"{key} {_short(old_value)} → {_short(new_value)}"
+            if key == "multipleOf" and _types(before) == _types(after):
+                steps = _step(before), _step(after)  # D2: integers only is `multipleOf: 1`
+                old_value, new_value = (None if v is None else number_sets.show(v) for v in steps)
             if old_value == new_value:
                 continue
-            detail = f"{key} {_short(old_value)} → {_short(new_value)}"
             if old_value is None or new_value is None:
                 self._bound(type_name, location, -1 if new_value is None else 1, detail)
             elif key == "pattern":
                 self._pattern(type_name, location, str(old_value), str(new_value), detail)
             else:
                 self._multiple_of(type_name, location, old_value, new_value, detail)
+
+    def _numeric_bounds(
+        self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]
+    ) -> None:
+        """minimum/maximum and their exclusive forms, both ends at once: the accepted numbers compared as sets
+        (number_sets), on the integers when the location accepts integers only; one row for the location."""
+        keys = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+        if all(_same(before.get(k, _MISSING), after.get(k, _MISSING)) for k in keys):
+            return
+        steps = _step(before), _step(after)
+        grid = steps[0] if steps[0] == steps[1] else None
+        old, new = number_sets.of(before, grid), number_sets.of(after, grid)
+        detail = f"accepted numbers {old.render()} → {new.render()}"
+        on = "as sets of integers" if grid == 1 else "as sets of numbers" if grid is None else "on the grid"
+        narrower, wider = number_sets.includes(old, new), number_sets.includes(new, old)
+        if narrower and wider:
+            self.emit(
+                "bound-changed",
+                type_name,
+                location,
+                detail,
+                old_readers=False,
+                new_readers=False,
+                editorial=True,
+                note=f"compared {on}, both bounds accept the same values: nothing accepted changes",
+            )
+            return
+        only_new, only_old = number_sets.witness(new, old), number_sets.witness(old, new)
+        evidence = tuple(
+            f"{number_sets.show(value)} is accepted by the {side} version only"
+            for side, value in (("new", only_new), ("old", only_old))
+            if value is not None
+        )
+        rule = "bound-tightened" if narrower else "bound-loosened" if wider else "bound-changed"
+        what = {"bound-tightened": "a subset", "bound-loosened": "a superset", "bound-changed": "neither"}[rule]
+        self.emit(
+            rule,
+            type_name,
+            location,
+            detail,
+            evidence=evidence,
+            note=f"compared {on}, the new bounds accept {what} of the old values",
+        )
 
     def _pattern(self, type_name: str, location: Location, old: str, new: str, detail: str) -> None:
         """A pattern replaced by another: the two regular languages compared (regex_language), with a string in
