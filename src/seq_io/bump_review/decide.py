@@ -111,7 +111,53 @@ def _absolute(node: Any, base: str) -> Any:
     return node
 
 
+# -- references, followed --------------------------------------------------------------------------------------
+
+MAX_REF_DEPTH = 32
+_DATA = frozenset({"enum", "const", "default", "examples"})
+"""Keywords whose values are instances, not subschemas: a `$ref` member there is data."""
+
+
+@dataclass
+class Expansion:
+    """A subschema with every `$ref` replaced by what it names, and whether some were left (too deep)."""
+
+    node: Any
+    cut: bool = False
+
+
+def expand(side: Side, base: str, node: Any) -> Expansion:
+    """`node` (of the file `base`) with each `$ref` replaced by its target, followed at most MAX_REF_DEPTH deep;
+    a `$ref` with siblings becomes an `allOf` of its target and the siblings. Deeper references stay as they
+    are (`cut`), and the proof, which cannot look into them, leaves that direction undecided."""
+    found = Expansion(None)
+    found.node = _expand(side, base, node, 0, found)
+    return found
+
+
+def _expand(side: Side, base: str, node: Any, depth: int, found: Expansion) -> Any:
+    if isinstance(node, list):
+        return [_expand(side, base, value, depth, found) for value in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: value if key in _DATA else _expand(side, base, value, depth, found) for key, value in node.items()}
+    if not isinstance(node.get("$ref"), str):
+        return out
+    if depth >= MAX_REF_DEPTH:
+        found.cut = True
+        return out
+    uri, target = side.resolve(base, node["$ref"])
+    inner = _expand(side, uri, target, depth + 1, found)
+    del out["$ref"]
+    return {"allOf": [inner, out]} if _core(out) else inner
+
+
 # -- the proof ---------------------------------------------------------------------------------------------
+
+
+def core(node: Any) -> Any:
+    """`node` without its annotations: what it demands."""
+    return _core(node)
 
 
 def _core(node: Any) -> Any:
@@ -429,8 +475,9 @@ def decide(
     rule's location on each side (None: unknown, then only the rules themselves judge); `vectors`: whole
     instances of the type, looked into at `location`."""
     (base, head), ((old_uri, old_rule), (new_uri, new_rule)) = sides, rules
-    new_within_old = includes(old_rule, new_rule, base, head, old_uri, new_uri)
-    old_within_new = includes(new_rule, old_rule, head, base, new_uri, old_uri)
+    old_full, new_full = expand(base, old_uri, old_rule), expand(head, new_uri, new_rule)
+    new_within_old = includes(old_full.node, new_full.node, base, head, old_uri, new_uri)
+    old_within_new = includes(new_full.node, old_full.node, head, base, new_uri, old_uri)
     tried = 0
     witnesses: dict[str, Any] = {}
     pool: list[Iterator[Any]] = [
@@ -470,6 +517,8 @@ def decide(
         _direction_note("old readers of new data", "old" in witnesses, new_within_old, tried),
         _direction_note("new readers of old data", "new" in witnesses, old_within_new, tried),
     ]
+    if old_full.cut or new_full.cut:
+        notes.append(f"references nested deeper than {MAX_REF_DEPTH} were not followed")
     return Decision(
         "old" in witnesses or not new_within_old,
         "new" in witnesses or not old_within_new,

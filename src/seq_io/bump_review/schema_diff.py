@@ -161,6 +161,20 @@ def _types(core: dict[str, Any]) -> frozenset[str]:
     return frozenset(names - {"null"})
 
 
+def _union(core: dict[str, Any]) -> bool:
+    return "anyOf" in core or "oneOf" in core
+
+
+def _whole(v: View) -> dict[str, Any]:
+    """What a location accepts, annotations, default and rules aside: its core, or that or null."""
+    return {"anyOf": [v.core, {"type": "null"}]} if v.nullable else v.core
+
+
+def _without_ref(v: View) -> View:
+    core = {key: value for key, value in v.core.items() if key != "$ref"}
+    return View(core, v.annotations, v.nullable, v.default, v.rules, v.rule_id)
+
+
 def _step(core: dict[str, Any]) -> Fraction | None:
     """The grid of the numbers a location accepts: its `multipleOf`, else 1 when it accepts integers only."""
     types = _types(core)
@@ -264,17 +278,19 @@ class _Walk:
             if v.rule_id is not None:
                 self.rules[side].setdefault(type_name, {})[v.rule_id] = (location, node)
         self._annotations(type_name, location, b.annotations, h.annotations)
-        self._null(type_name, location, b, h)
-        if "$ref" in b.core or "$ref" in h.core:
-            self._reference(type_name, location, b, h, bases)
-        else:
-            self._types(type_name, location, b, h)
-            self._enum(type_name, location, b.core, h.core)
-            self._bounds(type_name, location, b.core, h.core)
-            self._object(type_name, location, b.core, h.core, bases)
-            self._array(type_name, location, b.core, h.core, bases)
         if not _same(b.default, h.default):
             self.emit("default-changed", type_name, location, f"default {_short(b.default)} → {_short(h.default)}")
+        if self._same_type_held(b, h, bases):
+            b, h = _without_ref(b), _without_ref(h)  # the type is compared on its own; its siblings here
+        elif _union(b.core) or _union(h.core) or "$ref" in b.core or "$ref" in h.core:
+            self._by_content(type_name, location, b, h, bases)
+            return
+        self._null(type_name, location, b, h)
+        self._types(type_name, location, b, h)
+        self._enum(type_name, location, b.core, h.core)
+        self._bounds(type_name, location, b.core, h.core)
+        self._object(type_name, location, b.core, h.core, bases)
+        self._array(type_name, location, b.core, h.core, bases)
         self._leftovers(type_name, location, b.core, h.core)
 
     def _annotations(self, type_name: str, location: Location, before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -306,22 +322,49 @@ class _Walk:
             rule = "type-widened" if after else "type-narrowed"
             self.emit(rule, type_name, location, "null is now accepted" if after else "null is no longer accepted")
 
-    def _reference(self, type_name: str, location: Location, b: View, h: View, bases: tuple[str, str]) -> None:
-        titles = [
-            self.schemas[side].ref_title(bases[side], v.core["$ref"])[2] if "$ref" in v.core else None
-            for side, v in enumerate((b, h))
+    def _title(self, side: int, base: str, v: View) -> str | None:
+        return self.schemas[side].ref_title(base, v.core["$ref"])[2] if "$ref" in v.core else None
+
+    def _same_type_held(self, b: View, h: View, bases: tuple[str, str]) -> bool:
+        """Both sides hold the same type by `$ref` (compared on its own, where it is defined)."""
+        titles = self._title(0, bases[0], b), self._title(1, bases[1], h)
+        return titles[0] is not None and titles[0] == titles[1]
+
+    def _by_content(self, type_name: str, location: Location, b: View, h: View, bases: tuple[str, str]) -> None:
+        """A location the walk cannot pair keyword by keyword (a union of more than a type and null, a changed
+        `$ref`, a reference replaced by an inline schema or the reverse): what each side accepts there, with
+        every `$ref` followed, compared as a whole (decide), one row."""
+        old, new = _whole(b), _whole(h)
+        followed = [
+            decide.expand(side, base, node) for side, base, node in zip(self.sides, bases, (old, new), strict=True)
         ]
-        if "$ref" in b.core and "$ref" in h.core and titles[0] == titles[1] and titles[0] is not None:
+        if json_equal(old, new) and json_equal(decide.core(followed[0].node), decide.core(followed[1].node)):
             return
+        titles = self._title(0, bases[0], b), self._title(1, bases[1], h)
         if "$ref" in b.core and "$ref" in h.core:
-            self.emit("ref-changed", type_name, location, f"holds `{titles[1]}` instead of `{titles[0]}`")
-        else:
-            self.emit(
-                "subschema-changed",
-                type_name,
-                location,
-                f"a reference to `{titles[0] or titles[1]}` is replaced by an inline schema, or the reverse",
+            rule = "ref-changed"
+            detail = f"holds `{titles[1] or h.core['$ref']}` instead of `{titles[0] or b.core['$ref']}`"
+        elif "$ref" in b.core or "$ref" in h.core:
+            rule = "subschema-changed"
+            detail = (
+                f"the reference to `{titles[0] or b.core['$ref']}` is replaced by an inline schema"
+                if "$ref" in b.core
+                else f"an inline schema is replaced by a reference to `{titles[1] or h.core['$ref']}`"
             )
+        else:
+            rule, detail = "subschema-changed", f"{_short(old)} → {_short(new)}"
+        found = self._decide(type_name, location, (location, old), (location, new))
+        self.emit(
+            rule,
+            type_name,
+            location,
+            detail,
+            old_readers=found.old_readers,
+            new_readers=found.new_readers,
+            note=found.note,
+            evidence=found.evidence,
+            editorial=found.same,
+        )
 
     def _types(self, type_name: str, location: Location, b: View, h: View) -> None:
         before, after = _types(b.core), _types(h.core)
