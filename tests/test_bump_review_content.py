@@ -14,12 +14,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from seq_io.bump_review import regex_language, report
-from seq_io.bump_review.decide import Side, includes
+from seq_io.bump_review import number_sets, regex_language, report
+from seq_io.bump_review.decide import Side, expand, includes
 from seq_io.bump_review.review import review
 from seq_io.bump_review.snapshot import load_folder
 from test_bump_review import INT, STR, obj, write_spec
@@ -292,3 +293,102 @@ def test_the_report_names_base_and_head_and_lists_only_what_changed(tmp_path: Pa
     summary = text.split("## Summary")[1].split("## Details")[0]
     assert "| Camera | changed |" in summary and "| Lease |" not in summary
     assert "other type(s) unchanged." in summary
+
+
+# -- numbers as sets (number_sets) and references followed (decide.expand) ------------------------------------
+
+
+def _ints(**bounds: Any) -> number_sets.NumberSet:
+    return number_sets.of(bounds, Fraction(1))
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ({"maximum": 100}, {"exclusiveMaximum": 101}),
+        ({"minimum": 1}, {"exclusiveMinimum": 0}),
+        ({"minimum": 1}, {"exclusiveMinimum": 0.5}),
+        ({"maximum": 100}, {"maximum": 100.5}),
+        ({"minimum": 1, "maximum": 64}, {"exclusiveMinimum": 0, "exclusiveMaximum": 65}),
+    ],
+)
+def test_integer_bounds_spelled_two_ways_are_one_set(before: dict[str, Any], after: dict[str, Any]) -> None:
+    old, new = _ints(**before), _ints(**after)
+    assert old == new and number_sets.includes(old, new) and number_sets.includes(new, old)
+    assert number_sets.witness(old, new) is None and number_sets.witness(new, old) is None
+
+
+def test_on_the_reals_the_same_rewrite_is_a_loosening_with_a_witness() -> None:
+    old, new = number_sets.of({"maximum": 100}, None), number_sets.of({"exclusiveMaximum": 101}, None)
+    assert number_sets.includes(new, old) and not number_sets.includes(old, new)
+    only_new = number_sets.witness(new, old)
+    assert only_new is not None and only_new in new and only_new not in old
+
+
+def test_an_exclusive_bound_at_the_same_integer_drops_that_integer_and_shows_it() -> None:
+    old, new = _ints(maximum=100), _ints(exclusiveMaximum=100)
+    assert number_sets.includes(old, new) and not number_sets.includes(new, old)
+    assert number_sets.witness(old, new) == 100
+
+
+def test_shifted_integer_bounds_break_both_ways_with_a_witness_each() -> None:
+    old, new = _ints(minimum=1, maximum=10), _ints(minimum=2, maximum=11)
+    assert not number_sets.includes(old, new) and not number_sets.includes(new, old)
+    assert number_sets.witness(old, new) == 1 and number_sets.witness(new, old) == 11
+
+
+def test_the_tighter_of_two_keywords_wins_and_an_empty_set_is_within_any() -> None:
+    both = _ints(minimum=1, exclusiveMinimum=3)
+    assert both.low == 4
+    empty = _ints(minimum=5, maximum=4)
+    assert empty.empty and number_sets.includes(_ints(minimum=100), empty)
+    assert not number_sets.includes(empty, _ints())
+
+
+def test_a_grid_of_multiples_closes_the_ends_onto_it() -> None:
+    evens = number_sets.of({"minimum": 1, "exclusiveMaximum": 10}, Fraction(2))
+    assert (evens.low, evens.high) == (2, 8) and 4 in evens and 5 not in evens
+    assert number_sets.step_of({"multipleOf": 0.5}, True) == Fraction(1, 2)
+    assert number_sets.step_of({}, True) == 1 and number_sets.step_of({}, False) is None
+    assert number_sets.number(True) is None and number_sets.number(0.1) == Fraction(1, 10)
+
+
+def _side(tmp: Path, schemas: dict[str, Any]) -> tuple[Side, str]:
+    root = write_spec(tmp, "0.1.0", schemas)
+    return Side(load_folder(root).spec), "https://seq-io-spec.example/schemas/A.json"
+
+
+def test_expand_follows_references_and_keeps_siblings_beside_them(tmp_path: Path) -> None:
+    side, uri = _side(tmp_path, {"A": obj({"b": {"$ref": "B.json"}}), "B": obj({"y": STR})})
+    found = expand(side, uri, {"$ref": "B.json", "required": ["y"]})
+    assert not found.cut
+    target, siblings = found.node["allOf"]
+    assert target["properties"] == {"y": STR} and siblings == {"required": ["y"]}
+    assert expand(side, uri, {"enum": [{"$ref": "B.json"}]}).node == {"enum": [{"$ref": "B.json"}]}
+
+
+def test_expand_stops_at_32_references_and_says_so(tmp_path: Path) -> None:
+    chain = {f"T{i}": {**obj({}), "properties": {"n": {"$ref": f"T{i + 1}.json"}}} for i in range(40)}
+    chain["T40"] = obj({})
+    side, _ = _side(tmp_path, chain)
+    found = expand(side, "https://seq-io-spec.example/schemas/T0.json", {"$ref": "T0.json"})
+    assert found.cut
+    assert not expand(side, "https://seq-io-spec.example/schemas/T0.json", {"$ref": "T30.json"}).cut
+
+
+def test_a_ref_to_a_type_accepting_the_same_is_editorial_and_says_why(tmp_path: Path) -> None:
+    schemas = {"B": obj({"y": STR}), "D": obj({"y": STR}, description="the same, named otherwise")}
+    old = write_spec(tmp_path / "base", "0.1.0", {"A": obj({"b": {"$ref": "B.json"}}), **schemas})
+    new = write_spec(tmp_path / "head", "0.1.0", {"A": obj({"b": {"$ref": "D.json"}}), **schemas})
+    (change,) = review(load_folder(old), load_folder(new)).diff.changes
+    assert (change.rule, change.level) == ("ref-changed", "editorial") and "proven" in change.note
+
+
+def test_a_nullable_union_gaining_a_branch_is_one_row_breaking_old_readers_only(tmp_path: Path) -> None:
+    nullable = {"anyOf": [STR, {"type": "null"}]}
+    gained = {"anyOf": [STR, {"type": "null"}, {**INT, "minimum": 0, "maximum": 9}]}
+    old = write_spec(tmp_path / "base", "0.1.0", {"A": obj({"x": nullable})})
+    new = write_spec(tmp_path / "head", "0.1.0", {"A": obj({"x": gained})})
+    (change,) = review(load_folder(old), load_folder(new)).diff.changes
+    assert (change.old_readers, change.new_readers) == (True, False)
+    assert change.evidence and "accepted by the new version" in change.evidence[0]
