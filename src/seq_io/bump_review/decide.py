@@ -4,12 +4,13 @@ change breaks, decided by content where it can be: a proof that one side's insta
 location and from the vectors, each tried on both sides; an instance one side accepts and the other refuses is
 the evidence that the change breaks that direction.
 
-WHY both: a witness proves a direction breaks, and only a proof shows it does not; a direction with neither
-stays "breaks" and the report says it is undecided (spec/compatibility.md). The proof is structural and sound
-but incomplete (it understands types, enums and consts, bounds, patterns as regular languages, required,
-properties, closed content, items, `not`, `allOf`, `anyOf` and `if`/`then`/`else` with the same `if`); the
-search is deterministic (the same instances, in the same order, every run), bounded (MAX_CANDIDATES instances,
-nesting MAX_GENERATION_DEPTH), and validates with the reference validator library on each side's own schemas.
+WHY both: a witness proves a direction breaks, and only a proof shows it does not; a direction with neither stays
+"breaks" and the report says it is undecided (spec/compatibility.md). The proof is structural and sound but
+incomplete (it follows `$ref`s, at most 32 deep, and understands types, enums and consts, bounds, patterns as
+regular languages, required, properties, closed content, items, `not`, `allOf`, `anyOf` and `if`/`then`/`else` with
+the same `if`); the search is deterministic (the same instances, in the same order, every run), bounded
+(MAX_CANDIDATES instances, nesting MAX_GENERATION_DEPTH), and validates with the reference validator library on each
+side's own schemas.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """Two versions of the spec → every classified change, per type (`Diff`).
 
-The walk runs over both schemas of a type at once, location by location (`$`, `$.cameras.*`, `$.at[]`): it
-compares JSON types, null, enums, bounds, defaults, properties, `required`, open or closed content and items,
-stops at a `$ref` to another type (that type is compared on its own, and the types holding it get a
-`via-reference` entry), and sets aside every subschema carrying an `x-rule`: those, the tables of
-validation.md (wire rules, rules beyond the schema, normalizations) and the constants of contract.json are
-compared by id. Each difference becomes a `Change` through `rules.make`, so its classification always comes
-from the rule table. Why a walk of our own: no available tool classifies 2020-12 changes in both directions
+The walk runs over both schemas of a type at once, location by location (`$`, `$.cameras.*`, `$.at[]`): it compares
+JSON types, null, enums, bounds (as sets of numbers, number_sets), defaults, properties, `required`, open or closed
+content and items, stops at a `$ref` to the same type on both sides (that type is compared on its own, and the types
+holding it get a `via-reference` entry), decides a location holding a union or a changed `$ref` as a whole by what
+each side accepts (decide, references followed), and sets aside every subschema carrying an `x-rule`: those, the
+tables of validation.md (wire rules, rules beyond the schema, normalizations) and the constants of contract.json are
+compared by id. Each difference becomes a `Change` through `rules.make`, so its classification always comes from the
+rule table. Why a walk of our own: no available tool classifies 2020-12 changes in both directions
 (spec/compatibility.md).
 """
 
@@ -280,12 +281,13 @@ class _Walk:
         self._annotations(type_name, location, b.annotations, h.annotations)
         if not _same(b.default, h.default):
             self.emit("default-changed", type_name, location, f"default {_short(b.default)} → {_short(h.default)}")
-        if self._same_type_held(b, h, bases):
-            b, h = _without_ref(b), _without_ref(h)  # the type is compared on its own; its siblings here
-        elif _union(b.core) or _union(h.core) or "$ref" in b.core or "$ref" in h.core:
+        referenced = "$ref" in b.core or "$ref" in h.core
+        if _union(b.core) or _union(h.core) or (referenced and not self._same_type_held(b, h, bases)):
             self._by_content(type_name, location, b, h, bases)
             return
         self._null(type_name, location, b, h)
+        if "$ref" in b.core:  # the same type on both sides, compared on its own; its siblings here
+            b, h = _without_ref(b), _without_ref(h)
         self._types(type_name, location, b, h)
         self._enum(type_name, location, b.core, h.core)
         self._bounds(type_name, location, b.core, h.core)
