@@ -349,7 +349,9 @@ def test_a_grid_of_multiples_closes_the_ends_onto_it() -> None:
     evens = number_sets.of({"minimum": 1, "exclusiveMaximum": 10}, Fraction(2))
     assert (evens.low, evens.high) == (Fraction(2), Fraction(8))
     assert Fraction(4) in evens and Fraction(5) not in evens
-    assert number_sets.step_of({"multipleOf": 0.5}, True) == Fraction(1, 2)
+    assert number_sets.step_of({"multipleOf": 0.5}, False) == Fraction(1, 2)
+    assert number_sets.step_of({"multipleOf": 0.5}, True) == 1
+    assert number_sets.step_of({"multipleOf": 1.5}, True) == 3
     assert number_sets.step_of({}, True) == 1 and number_sets.step_of({}, False) is None
     assert number_sets.number(True) is None and number_sets.number(0.1) == Fraction(1, 10)
 

@@ -65,10 +65,11 @@ def number(value: Any) -> Number | None:
 
 
 def step_of(core: dict[str, Any], integer_only: bool) -> Number | None:
-    """The grid the location's numbers lie on: its `multipleOf`, else 1 when only integers are accepted."""
+    """The grid the location's numbers lie on: its `multipleOf`, else 1 when only integers are accepted; both
+    together, the integers among the multiples (of 1.5: the multiples of 3)."""
     multiple = number(core.get("multipleOf"))
     if multiple is not None and multiple > 0:
-        return multiple
+        return Fraction(multiple.numerator) if integer_only else multiple
     return Fraction(1) if integer_only else None
 
 
