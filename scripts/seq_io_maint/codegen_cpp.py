@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from seq_io import locate
+from seq_io.binding_names import CPP_SCALARS, cpp_wrap
+from seq_io.binding_names import cpp_member_name as member_name
+from seq_io.binding_names import cpp_pascal as pascal_words
 
 CHECKOUT = locate.checkout_root() or locate.data_root()
 MODEL = CHECKOUT / "generated" / "binding-model.json"
@@ -45,11 +48,6 @@ def header(comment: str) -> str:
     )
 
 
-def pascal_words(text: str) -> str:
-    """`hwc_uint8` → `HwcUint8`, `MAX_STREAM_FRAMES` → `MaxStreamFrames`, `ON_EPISODE` → `OnEpisode`."""
-    return "".join(part[:1].upper() + part[1:].lower() for part in text.replace("-", "_").split("_") if part)
-
-
 def snake(text: str) -> str:
     """`CameraCodec` → `camera_codec`."""
     out = ""
@@ -60,114 +58,11 @@ def snake(text: str) -> str:
     return out
 
 
-CPP_KEYWORDS = set(
-    [
-        "alignas",
-        "alignof",
-        "and",
-        "and_eq",
-        "asm",
-        "auto",
-        "bitand",
-        "bitor",
-        "bool",
-        "break",
-        "case",
-        "catch",
-        "char",
-        "char16_t",
-        "char32_t",
-        "class",
-        "compl",
-        "const",
-        "const_cast",
-        "constexpr",
-        "continue",
-        "decltype",
-        "default",
-        "delete",
-        "do",
-        "double",
-        "dynamic_cast",
-        "else",
-        "enum",
-        "explicit",
-        "export",
-        "extern",
-        "false",
-        "float",
-        "for",
-        "friend",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "mutable",
-        "namespace",
-        "new",
-        "noexcept",
-        "not",
-        "not_eq",
-        "nullptr",
-        "operator",
-        "or",
-        "or_eq",
-        "private",
-        "protected",
-        "public",
-        "register",
-        "reinterpret_cast",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "static_assert",
-        "static_cast",
-        "struct",
-        "switch",
-        "template",
-        "this",
-        "thread_local",
-        "throw",
-        "true",
-        "try",
-        "typedef",
-        "typeid",
-        "typename",
-        "union",
-        "unsigned",
-        "using",
-        "virtual",
-        "void",
-        "volatile",
-        "wchar_t",
-        "while",
-        "xor",
-        "xor_eq",
-    ]
-)
-"""C++17 keywords: a JSON member of that name gets a trailing `_` as its C++ member name (`default` → `default_`)."""
-
-
-def member_name(json_name: str) -> str:
-    """A C++ member name for a JSON member: the name itself, with `_` appended to a C++ keyword."""
-    return json_name + "_" if json_name in CPP_KEYWORDS else json_name
-
-
 def cpp_type(expr: Json) -> str:
     """The C++ type of a type expression of the model."""
     kind = expr["kind"]
-    scalars = {
-        "string": "std::string",
-        "integer": "std::int64_t",
-        "number": "Number",
-        "boolean": "bool",
-        "any": "Value",
-    }
-    if kind in scalars:
-        return scalars[kind]
+    if kind in CPP_SCALARS:
+        return CPP_SCALARS[kind]
     if kind == "ref":
         return str(expr["name"])
     if kind == "list":
@@ -186,8 +81,7 @@ def cpp_type(expr: Json) -> str:
 
 def field_type(field: Json) -> str:
     """A required, non-nullable member is the plain type; any other member is a three-state Field."""
-    inner = cpp_type(field["type"])
-    return inner if field["required"] and not field["nullable"] else f"Field<{inner}>"
+    return cpp_wrap(field, cpp_type(field["type"]))
 
 
 def held_by_value(expr: Json) -> set[str]:

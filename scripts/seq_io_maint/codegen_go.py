@@ -35,6 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from seq_io import locate
+from seq_io.binding_names import GO_SCALARS as SCALARS
+from seq_io.binding_names import go_field_name, go_wrap
+from seq_io.binding_names import go_pascal as pascal
 
 CHECKOUT = locate.checkout_root() or locate.data_root()
 MODEL = CHECKOUT / "generated" / "binding-model.json"
@@ -52,23 +55,6 @@ EMBEDDED_README = (
 )
 TypeExpr = dict[str, Any]
 Named = dict[str, Any]
-SCALARS = {"string": "string", "integer": "int64", "number": "Number", "boolean": "bool", "any": "Value"}
-
-
-def pascal(text: str) -> str:
-    """`when_behind` → `WhenBehind`, `MAX_STREAM_FRAMES` → `MaxStreamFrames`, `hwc_uint8` → `HwcUint8`."""
-    parts = text.replace("-", "_").replace(".", "_").split("_")
-    words = [part.lower() if part.isupper() else part for part in parts if part]
-    return "".join(word[:1].upper() + word[1:] for word in words)
-
-
-INITIALISMS = {"id": "ID", "io": "IO", "url": "URL"}
-"""Member-name words Go spells in capitals (`episode_id` → `EpisodeID`, `worker_url` → `WorkerURL`)."""
-
-
-def go_field_name(json_name: str) -> str:
-    """A member's Go field name: each `_` word capitalized, initialisms in capitals."""
-    return "".join(INITIALISMS.get(word, pascal(word)) for word in json_name.split("_") if word)
 
 
 def comment(text: str | None, indent: str = "") -> str:
@@ -195,8 +181,7 @@ class GoWriter:
         raise ValueError(f"unknown named type kind {kind!r}")
 
     def field_type(self, field: dict[str, Any], owner: str) -> str:
-        go = self.go_type(field["type"], owner + pascal(field["json"]))
-        return go if field["required"] and not field["nullable"] else f"Optional[{go}]"
+        return go_wrap(field, self.go_type(field["type"], owner + pascal(field["json"])))
 
     def object(self, named: Named) -> str:
         name = named["name"]

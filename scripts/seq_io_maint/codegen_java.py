@@ -29,6 +29,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from seq_io.binding_names import JAVA_SCALARS, java_name, java_wrap
+from seq_io.binding_names import java_constant as constant_name
+from seq_io.binding_names import java_plain as is_plain
+
 CHECKOUT = Path(__file__).resolve().parents[2]
 MODEL = CHECKOUT / "generated" / "binding-model.json"
 CONTRACT = CHECKOUT / "spec" / "contract.json"
@@ -65,22 +69,9 @@ PLUGIN_SETTINGS = {
     ),
 }
 """Every javac warning fails the build: generated and hand-written code stay warning-free."""
-JAVA_KEYWORDS = {"default", "class", "enum", "package", "new", "switch", "case", "static", "final", "int", "long"}
 
 Expr = dict[str, Any]
 Named = dict[str, Any]
-
-
-def java_name(member: str) -> str:
-    """`when_behind` → `whenBehind`; a Java keyword gets a trailing underscore (`default` → `default_`)."""
-    head, *rest = member.split("_")
-    name = head + "".join(part[:1].upper() + part[1:] for part in rest)
-    return name + "_" if name in JAVA_KEYWORDS else name
-
-
-def constant_name(value: str) -> str:
-    """`joint_absolute` → `JOINT_ABSOLUTE`, `MAX_STREAM_FRAMES` stays."""
-    return "".join(c if c.isalnum() else "_" for c in value).upper()
 
 
 def java_string(text: str) -> str:
@@ -95,9 +86,8 @@ class Generator:
 
     def java_type(self, expr: Expr) -> str:
         kind = expr["kind"]
-        simple = {"string": "String", "integer": "Long", "number": "JsonNumber", "boolean": "Boolean"}
-        if kind in simple:
-            return simple[kind]
+        if kind in JAVA_SCALARS:
+            return JAVA_SCALARS[kind]
         if kind in ("any", "union"):
             return "JsonValue"
         if kind == "ref":
@@ -184,8 +174,7 @@ class Generator:
         return "\n".join(preamble(named.get("doc"), name, body)) + "\n" + body
 
     def field_type(self, field: dict[str, Any]) -> str:
-        inner = self.java_type(field["type"])
-        return inner if is_plain(field) else f"Field<{inner}>"
+        return java_wrap(field, self.java_type(field["type"]))
 
     @staticmethod
     def initial(field: dict[str, Any]) -> str:
@@ -237,11 +226,6 @@ class Generator:
             how = "required" if is_plain(field) else "optional"
             lines.append(f"    Encode.{how}(out, {member}, {source}, {encoder});")
         return [*lines, "    return new JsonValue.Obj(out);", "  }", ""]
-
-
-def is_plain(field: dict[str, Any]) -> bool:
-    """A required, non-nullable member is a plain Java field; every other one is a three-state `Field`."""
-    return bool(field["required"]) and not field["nullable"]
 
 
 def one_line(doc: str | None) -> str:

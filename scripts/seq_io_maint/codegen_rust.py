@@ -23,6 +23,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from seq_io.binding_names import RUST_SCALARS, rust_wrap
+from seq_io.binding_names import rust_field_name as snake
+from seq_io.binding_names import rust_pascal as pascal
+
 CHECKOUT = Path(__file__).resolve().parents[2]
 MODEL = CHECKOUT / "generated" / "binding-model.json"
 CRATE = CHECKOUT / "bindings" / "rust"
@@ -34,17 +38,6 @@ HEADER = (
 )
 Expr = dict[str, Any]
 Entry = dict[str, Any]
-
-
-def pascal(text: str) -> str:
-    """`hwc_uint8` → `HwcUint8`; `MAX_STREAM_FRAMES` → `MaxStreamFrames`."""
-    lowered = text.lower() if text.isupper() else text
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[_\W]+", lowered) if part)
-
-
-def snake(text: str) -> str:
-    """A member name as a Rust field (`type` is a keyword: `r#type`)."""
-    return "r#type" if text == "type" else text
 
 
 def union_name(expr: Expr) -> str:
@@ -68,9 +61,8 @@ def option_name(expr: Expr) -> str:
 
 def rust_type(expr: Expr) -> str:
     kind = expr["kind"]
-    simple = {"string": "String", "integer": "i64", "number": "Number", "boolean": "bool", "any": "Json"}
-    if kind in simple:
-        return simple[kind]
+    if kind in RUST_SCALARS:
+        return RUST_SCALARS[kind]
     if kind == "ref":
         return str(expr["name"])
     if kind == "list":
@@ -91,10 +83,7 @@ def doc_lines(text: str | None, indent: str) -> list[str]:
 
 
 def field_type(field: Entry) -> str:
-    inner = rust_type(field["type"])
-    if field["required"]:
-        return f"Option<{inner}>" if field["nullable"] else inner
-    return f"Field<{inner}>" if field["nullable"] else f"Option<{inner}>"
+    return rust_wrap(field, rust_type(field["type"]))
 
 
 def field_reader(field: Entry) -> str:
