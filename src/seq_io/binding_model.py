@@ -79,7 +79,13 @@ class ModelBuilder:
     def __init__(self) -> None:
         self.types: dict[str, dict[str, Any]] = {}
         self.origins: dict[str, Origin] = {}
+        self.titles: dict[str, str] = {}
+        """Schema file stem → its title: a `$ref` names a file, the type is called by that file's title."""
         self._file = ""
+
+    def ref(self, ref: str) -> TypeExpr:
+        stem = ref_name(ref)
+        return {"kind": "ref", "name": self.titles.get(stem, stem)}
 
     def add(self, name: str, entry: dict[str, Any]) -> None:
         if name in self.types and self.types[name] != entry:
@@ -131,10 +137,10 @@ class ModelBuilder:
     ) -> TypeExpr:
         """The type expression of a (non-null) member schema; nested objects and enums become named types."""
         if "$ref" in schema:
-            return {"kind": "ref", "name": ref_name(schema["$ref"])}
+            return self.ref(schema["$ref"])
         if "allOf" in schema and "$ref" in schema["allOf"][0]:
             # A narrowing of a named type (the robot-arm Camera): the type is the named one, the rule the validator's.
-            return {"kind": "ref", "name": ref_name(schema["allOf"][0]["$ref"])}
+            return self.ref(schema["allOf"][0]["$ref"])
         if "anyOf" in schema:
             return {"kind": "union", "options": [self.expr(place, b, where, member, title) for b in schema["anyOf"]]}
         kind = schema.get("type")
@@ -176,6 +182,8 @@ def build_types(schemas: Iterable[tuple[str, Schema]]) -> ModelBuilder:
     """Every named type of the schemas, given as (file stem, schema) in file-name order; raises ValueError when the
     schemas hold something no binding can represent."""
     builder = ModelBuilder()
-    for file, schema in schemas:
+    files = list(schemas)
+    builder.titles = {file: str(schema["title"]) for file, schema in files}
+    for file, schema in files:
         builder.root(file, schema)
     return builder

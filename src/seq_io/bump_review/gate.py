@@ -3,7 +3,8 @@ reasons.
 
 The bump a change demands is fixed by spec/compatibility.md ("Version bumps"): while the contract is 0.x a
 breaking change needs the minor number to move and any other change to what is accepted needs at least a
-patch; from 1.0 on, breaking needs major and compatible needs minor. Editorial changes need nothing. The
+patch; from 1.0 on, breaking needs major and compatible needs minor; a change to the generated code (level
+`source`, rules `code-…`) needs what a breaking one does. Editorial changes need nothing. The
 version that moved must have a `## X.Y.Z` entry in the head's CHANGELOG.md. A classifier gap counts as
 breaking in its direction: the gate never passes because the classifier looked away.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from seq_io.bump_review.backstop import Backstop
+from seq_io.bump_review.generated_code import CodeAxis
 from seq_io.bump_review.rules import Change
 from seq_io.bump_review.snapshot import Snapshot
 
@@ -47,9 +49,10 @@ def actual_bump(base: str, head: str) -> Bump:
     return "major" if new[0] != old[0] else "minor" if new[1] != old[1] else "patch"
 
 
-def required_bump(base: str, changes: list[Change], gaps: int) -> Bump:
-    """The least bump the changes demand, under the rules for 0.x or for 1.0 and later."""
-    breaking = gaps > 0 or any(c.level == "breaking" for c in changes)
+def required_bump(base: str, changes: list[Change], gaps: int, source: bool = False) -> Bump:
+    """The least bump the changes demand, under the rules for 0.x or for 1.0 and later; `source`: the generated code
+    changes, which needs the bump of a breaking change."""
+    breaking = gaps > 0 or source or any(c.level in ("breaking", "source") for c in changes)
     compatible = any(c.level == "compatible" for c in changes)
     initial = _parts(base)[0] == 0
     if breaking:
@@ -69,19 +72,26 @@ def next_version(base: str, bump: Bump) -> str:
 
 
 def judge(
-    base: Snapshot, head: Snapshot, changes: list[Change], backstop: Backstop, head_limits: list[str] | None = None
+    base: Snapshot,
+    head: Snapshot,
+    changes: list[Change],
+    backstop: Backstop,
+    head_limits: list[str] | None = None,
+    code: CodeAxis | None = None,
 ) -> Verdict:
-    """Whether the version and the changelog moved as far as the changes demand, and the head's contract.json
-    agrees with its schemas."""
+    """Whether the version and the changelog moved as far as the changes (and the generated code's changes, `code`)
+    demand, and the head's contract.json agrees with its schemas."""
     breaking = bool(backstop.gaps) or any(c.level == "breaking" for c in changes)
-    required = required_bump(base.version, changes, len(backstop.gaps))
+    source = bool(code and code.changes)
+    required = required_bump(base.version, changes, len(backstop.gaps), source)
     actual = actual_bump(base.version, head.version)
     reasons: list[str] = []
     if actual == "downgrade":
         reasons.append(f"the contract version went down, {base.version} → {head.version}")
     elif RANK[actual] < RANK[required]:
         reasons.append(
-            f"{'breaking' if breaking else 'compatible'} changes need a {required} bump (at least "
+            f"{'breaking' if breaking else 'generated-code' if source else 'compatible'} changes need a {required} "
+            "bump (at least "
             f"{next_version(base.version, required)}); the contract moved {base.version} → "
             f"{head.version} ({actual})"
         )
@@ -100,6 +110,8 @@ def judge(
             f"the head's contract.json and schemas disagree on {len(head_limits)} limit(s): "
             f"{head_limits[0]}" + (f" (and {len(head_limits) - 1} more)" if len(head_limits) > 1 else "")
         )
+    if code and "head" in code.problems:
+        reasons.append(code.problems["head"])
     if backstop.gaps:
         reasons.append(
             f"{len(backstop.gaps)} refusal(s) shown by the vectors are explained by no classified "

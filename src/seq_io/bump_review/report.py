@@ -241,6 +241,27 @@ def _backstop(r: Review) -> list[str]:
     return [*lines, ""]
 
 
+def _generated_code(r: Review) -> list[str]:
+    """The generated-code axis: one row per finding, with the bindings it touches (spec/compatibility.md)."""
+    if not r.code.changes:
+        return []
+    lines = [
+        "## Generated code",
+        "",
+        "What the generators of the six bindings would emit otherwise, whatever the wire does: level `source`, "
+        "which needs the bump of a breaking change.",
+        "",
+        "| type | location | rule | bindings | change |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {c.type_name} | `{render_location(c.location)}` | `{c.rule}` | {', '.join(c.bindings)} | "
+        f"{_cell(c.detail)} |"
+        for c in r.code.changes
+    ]
+    return [*lines, ""]
+
+
 def markdown(r: Review) -> str:
     lines = [
         f"# Contract bump review: {r.base.version} → {r.head.version}",
@@ -258,6 +279,7 @@ def markdown(r: Review) -> str:
     ]
     for row in summary_rows(r):
         lines += _type_details(r, row.type_name)
+    lines += _generated_code(r)
     lines += _backstop(r)
     lines += _limits(r)
     if r.behaviour.kinds_on_one_side:
@@ -320,6 +342,17 @@ def as_json(r: Review) -> dict[str, Any]:
             for row in summary_rows(r)
         ],
         "changes": [_change_json(r, c) for c in r.diff.changes],
+        "generated_code": [
+            {
+                "type": c.type_name,
+                "location": render_location(c.location),
+                "rule": c.rule,
+                "level": c.level,
+                "bindings": list(c.bindings),
+                "detail": c.detail,
+            }
+            for c in r.code.changes
+        ],
         "via": [
             {
                 "type": c.type_name,

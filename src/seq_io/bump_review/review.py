@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from seq_io.bump_review import backstop, behaviour, gate, limits, marks, schema_diff
+from seq_io.bump_review import backstop, behaviour, gate, generated_code, limits, marks, schema_diff
 from seq_io.bump_review.snapshot import Snapshot
 
 
@@ -25,10 +25,12 @@ class Review:
     limits: dict[str, list[str]]
     """"base" and "head" → the places where contract.json's limits and the schemas disagree."""
     mark_problems: list[str]
+    code: generated_code.CodeAxis
+    """The generated-code axis: what the six bindings' generators would emit differently (level `source`)."""
 
     @property
     def notes(self) -> list[str]:
-        return [*self.base.notes, *self.head.notes, *self.mark_problems]
+        return [*self.base.notes, *self.head.notes, *self.mark_problems, *self.code.problems.values()]
 
     @property
     def problems(self) -> list[str]:
@@ -41,5 +43,6 @@ def review(base: Snapshot, head: Snapshot) -> Review:
     crossed = backstop.run(diff, base, head)
     moved = behaviour.compare(base, head)
     found = {"base": limits.disagreements(base.spec), "head": limits.disagreements(head.spec)}
-    verdict = gate.judge(base, head, diff.changes, crossed, found["head"])
-    return Review(base, head, diff, crossed, moved, verdict, found, mark_problems)
+    code = generated_code.compare(base.spec, head.spec)
+    verdict = gate.judge(base, head, diff.changes, crossed, found["head"], code)
+    return Review(base, head, diff, crossed, moved, verdict, found, mark_problems, code)

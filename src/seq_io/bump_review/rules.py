@@ -15,7 +15,8 @@ from typing import Literal
 Location = tuple[str, ...]
 """Where in an instance: property names and the tokens `*` (any key), `[]` (any item), `[N]`, `{key}`."""
 
-Level = Literal["breaking", "compatible", "editorial"]
+Level = Literal["breaking", "source", "compatible", "editorial"]
+"""`source`: the wire is not the point, but the generated code of some binding changes (rules `code-…`)."""
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class Rule:
     new_readers: bool
     meaning_only: bool
     statement: str
+    source: bool = False
+    """A generated-code rule: level `source` (seq_io.bump_review.generated_code), no reader of the wire broken."""
 
 
 # fmt: off
@@ -101,7 +104,16 @@ RULES: dict[str, Rule] = {
     "document-removed": Rule(True, True, False,
         "A normative document only the base has: what it required is undecided, both ways."),
     "annotation-changed": Rule(False, False, False,
-        "Descriptions, titles, deprecation marks, names of enum values: no effect on what is accepted."),
+        "Descriptions, deprecation marks, formats, limit names: no effect on what is accepted or generated."),
+    "code-renamed": Rule(False, False, False,
+        "A type, property or enum member is called otherwise in some binding's generated code (a `title`, an"
+        " `x-enum-varnames` entry): every SDK source that names it breaks.", source=True),
+    "code-moved": Rule(False, False, False,
+        "A type is generated into another file or module of some binding: every import of it breaks.",
+        source=True),
+    "code-retyped": Rule(False, False, False,
+        "A field's generated type changes in some binding (integer → number + multipleOf 1: int → float):"
+        " source that reads or sets it breaks.", source=True),
     "via-reference": Rule(False, False, False,
         "A type that contains a changed type: it inherits that type's changes, counted once, at the type "
         "that changed."),
@@ -132,6 +144,8 @@ class Change:
     def level(self) -> Level:
         if self.old_readers or self.new_readers:
             return "breaking"
+        if RULES[self.rule].source:
+            return "source"
         return "editorial" if self.editorial or self.rule == "annotation-changed" else "compatible"
 
     @property
