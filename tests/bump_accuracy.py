@@ -2,7 +2,8 @@
 (spec/releases/0.5.25 with a changelog entry, or with `base: repo` the repository's spec/ with every vector kind)
 and a head (the base with the case's patch) in a temporary folder → the review → per location, the reported
 classification against the expected one, the required bump and the gate's verdict against the expected ones →
-one row of the accuracy table.
+one row of the accuracy table. A case with `expect.code` is also measured on the generated-code axis: per
+(type, location, rule), the bindings each finding touches.
 
 WHY a module apart from its test: the same rows make the test (tests/test_bump_accuracy.py) and the table in
 tests/bump_cases/accuracy.md (`python tests/bump_accuracy.py > tests/bump_cases/accuracy.md`), so the document
@@ -17,7 +18,7 @@ import json
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +48,17 @@ class Outcome:
     findings: tuple[str, ...]
     expected_gate: str = "-"
     reported_gate: str = "-"
+    expected_code: dict[tuple[str, str, str], str] | None = None
+    """(type, location, rule) → the bindings, comma-separated; None: the case is not measured on that axis."""
+    reported_code: dict[tuple[str, str, str], str] = field(default_factory=dict)
+
+    @property
+    def code_right(self) -> bool:
+        return self.expected_code is None or self.expected_code == self.reported_code
 
     @property
     def classification_right(self) -> bool:
-        return self.expected == self.reported
+        return self.expected == self.reported and self.code_right
 
     @property
     def bump_right(self) -> bool:
@@ -184,6 +192,14 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
     for change in result.diff.changes:
         by_location.setdefault((change.type_name, render_location(change.location)), []).append(change)
     reported = {where: _breaks(found) for where, found in by_location.items()}
+    expected_code = (
+        {(e["type"], str(e["at"]), e["rule"]): ", ".join(sorted(e["bindings"])) for e in expect["code"]}
+        if "code" in expect
+        else None
+    )
+    reported_code = {
+        (c.type_name, render_location(c.location), c.rule): ", ".join(sorted(c.bindings)) for c in result.code.changes
+    }
     return Outcome(
         case["name"],
         expected,
@@ -194,6 +210,8 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
         tuple(result.limits["head"]),
         expected_gate(case),
         "pass" if result.verdict.passed else "fail",
+        expected_code,
+        reported_code,
     )
 
 
@@ -231,10 +249,19 @@ def _cell(values: dict[tuple[str, str], str]) -> str:
     return "; ".join(f"{t} `{at}` {breaks}" for (t, at), breaks in sorted(values.items())) or "(nothing)"
 
 
+def _code_cell(values: dict[tuple[str, str, str], str] | None) -> str:
+    """The generated-code findings of a case, after its wire changes ("" when the case is not measured on them)."""
+    if values is None:
+        return ""
+    found = "; ".join(f"{t} `{at}` {rule} ({bindings})" for (t, at, rule), bindings in sorted(values.items()))
+    return f"; code: {found or '(nothing)'}"
+
+
 def table(results: list[Outcome], disagreements: dict[str, str]) -> str:
     right = sum(r.classification_right for r in results)
     bumps = [r for r in results if r.expected_bump != "-"]
     gates = [r for r in results if r.expected_gate != "-"]
+    coded = [r for r in results if r.expected_code is not None]
     lines = [
         "# Bump review accuracy on the synthetic changes",
         "",
@@ -245,15 +272,21 @@ def table(results: list[Outcome], disagreements: dict[str, str]) -> str:
         f"Classification right in **{right} of {len(results)}** cases; required bump right in "
         f"**{sum(r.bump_right for r in bumps)} of {len(bumps)}**; limit findings right in "
         f"**{sum(r.finding_right for r in results)} of {len(results)}**; gate verdict right in "
-        f"**{sum(r.gate_right for r in gates)} of {len(gates)}**.",
+        f"**{sum(r.gate_right for r in gates)} of {len(gates)}**; generated code right in "
+        f"**{sum(r.code_right for r in coded)} of {len(coded)}**.",
         "",
         "| case | expected | reported | bump expected / reported | gate expected / reported | agrees | why not |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        extra = r.reported if r.expected != r.reported else {}
+        same = r.expected == r.reported and r.code_right
+        reported = (
+            "the same"
+            if same
+            else _cell(r.reported) + (_code_cell(r.reported_code) if r.expected_code is not None else "")
+        )
         lines.append(
-            f"| {r.name} | {_cell(r.expected)} | {_cell(extra) if extra else 'the same'} | "
+            f"| {r.name} | {_cell(r.expected)}{_code_cell(r.expected_code)} | {reported} | "
             f"{r.expected_bump} / {r.reported_bump} | {r.expected_gate} / {r.reported_gate} | "
             f"{'yes' if r.agrees else 'no'} | {disagreements.get(r.name, '')} |"
         )
