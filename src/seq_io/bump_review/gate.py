@@ -110,8 +110,6 @@ def judge(
             f"the head's contract.json and schemas disagree on {len(head_limits)} limit(s): "
             f"{head_limits[0]}" + (f" (and {len(head_limits) - 1} more)" if len(head_limits) > 1 else "")
         )
-    if code and "head" in code.problems:
-        reasons.append(code.problems["head"])
     if backstop.gaps:
         reasons.append(
             f"{len(backstop.gaps)} refusal(s) shown by the vectors are explained by no classified "
