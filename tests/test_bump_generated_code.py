@@ -164,3 +164,28 @@ def test_source_is_its_own_level_and_bumps_as_far_as_a_break() -> None:
 def test_the_same_spec_on_both_sides_has_no_findings() -> None:
     spec = load_spec(SPEC)
     assert compare(spec, spec).changes == []
+
+
+FIELD_DECLARATION = {
+    "go": r"\b{name}\s+{type}\n",
+    "rust": r"pub {name}: {type},",
+    "cpp": r"{type} {name}\{{\}};",
+}
+
+
+@pytest.mark.parametrize("binding", sorted(FIELD_DECLARATION))
+def test_every_predicted_field_type_is_the_declared_one(binding: str) -> None:
+    """Unions are left out: the compiled bindings name them (`NumberOrNumberList`), the review writes their options."""
+    found = facts(load_spec(SPEC))
+    text = (REPO_ROOT / FILES[binding]).read_text(encoding="utf-8")
+    checked, missing = 0, []
+    for (kind, file, location, _), fact in found.items():
+        declared = fact.by_binding[binding].shown
+        if kind != "field" or "union" in declared or "Or" in declared or "variant" in declared:
+            continue
+        checked += 1
+        name = found[("property", file, location, "")].by_binding[binding].shown
+        pattern = FIELD_DECLARATION[binding].format(name=re.escape(name), type=re.escape(declared))
+        if not re.search(pattern, text):
+            missing.append(f"{file} {location}: {name} {declared}")
+    assert checked > 90 and missing == []
