@@ -3,7 +3,9 @@
 and a head (the base with the case's patch) in a temporary folder → the review → per location, the reported
 classification against the expected one, the required bump and the gate's verdict against the expected ones →
 one row of the accuracy table. A case with `expect.code` is also measured on the generated-code axis: per
-(type, location, rule), the bindings each finding touches.
+(type, location, rule), the bindings each finding touches. A case's accept list (accepted-changes.yaml in the
+head) may name a finding by a placeholder `<Type location rule>`, replaced here by that finding's fingerprint
+before the review reads the list.
 
 WHY a module apart from its test: the same rows make the test (tests/test_bump_accuracy.py) and the table in
 tests/bump_cases/accuracy.md (`python tests/bump_accuracy.py > tests/bump_cases/accuracy.md`), so the document
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -23,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from seq_io.bump_review import main
-from seq_io.bump_review.review import review
+from seq_io.bump_review.accept import FILE_NAME as ACCEPT_LIST
+from seq_io.bump_review.review import Review, review
 from seq_io.bump_review.rules import Change, render_location
 from seq_io.bump_review.snapshot import InputError, load_folder
 from seq_io.strict_yaml import load_file
@@ -125,6 +129,43 @@ def _breaks(changes: list[Change]) -> str:
     return "editorial" if all(c.level == "editorial" for c in changes) else "none"
 
 
+_PLACEHOLDER = re.compile(r"<(\S+) (.+?) ([a-z-]+)>")
+
+
+def resolve_placeholders(head: Path, base: Path) -> None:
+    """Replace each `<Type location rule>` of the head's accept list by the fingerprint of the change the review
+    reports there (the review runs once without the list); a placeholder that names no change stays as written."""
+    path = head / ACCEPT_LIST
+    if not path.is_file() or not _PLACEHOLDER.search(text := path.read_text(encoding="utf-8")):
+        return
+    path.unlink()
+    try:
+        found = review(load_folder(base), load_folder(head))
+    finally:
+        path.write_text(text, encoding="utf-8")
+    prints = {(c.type_name, render_location(c.location), c.rule): fp for c, fp in found.fingerprints.items()}
+    path.write_text(
+        _PLACEHOLDER.sub(lambda m: prints.get((m.group(1), m.group(2), m.group(3)), m.group(0)), text),
+        encoding="utf-8",
+    )
+
+
+def _reported(result: Review) -> dict[tuple[str, str], str]:
+    """Per location, whom the changes there break, `(accepted)` when an accept-list entry accepts every change
+    there that is not editorial; and per entry that accepts nothing, why."""
+    by_location: dict[tuple[str, str], list[Change]] = {}
+    for change in result.diff.changes:
+        by_location.setdefault((change.type_name, render_location(change.location)), []).append(change)
+    reported = {}
+    for where, found in by_location.items():
+        counted = [c for c in found if c.level != "editorial"]
+        accepted = bool(counted) and all(result.entry_for(c) is not None for c in counted)
+        reported[where] = _breaks(found) + (" (accepted)" if accepted else "")
+    for warning in result.accept_warnings:
+        reported[(f"({ACCEPT_LIST})", f"[{warning.entry.index}]")] = warning.status
+    return reported
+
+
 def base_folder(folder: Path, kind: str = "release") -> Path:
     """The base a case starts from, with a changelog entry for 0.5.25: the release snapshot (`release`), or the
     repository's spec/ (its release snapshots left out) with conformance/vectors/ as `vectors/` (`repo`)."""
@@ -164,6 +205,8 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
         (head / "vectors").symlink_to(base / "vectors")  # untouched: read them once for all cases
     for operation in case["patch"]:
         _apply(head, operation)
+    with contextlib.suppress(InputError):  # a malformed list: the review below says why
+        resolve_placeholders(head, base)
     expect = case["expect"]
     if expect.get("error"):
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -188,10 +231,6 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
             expected_gate(case),
             "-",
         )
-    by_location: dict[tuple[str, str], list[Change]] = {}
-    for change in result.diff.changes:
-        by_location.setdefault((change.type_name, render_location(change.location)), []).append(change)
-    reported = {where: _breaks(found) for where, found in by_location.items()}
     expected_code = (
         {(e["type"], str(e["at"]), e["rule"]): ", ".join(sorted(e["bindings"])) for e in expect["code"]}
         if "code" in expect
@@ -203,7 +242,7 @@ def measure(case: dict[str, Any], base: Path, folder: Path) -> Outcome:
     return Outcome(
         case["name"],
         expected,
-        reported,
+        _reported(result),
         expect["bump"],
         result.verdict.required,
         expect.get("finding"),

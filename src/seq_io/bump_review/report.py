@@ -1,9 +1,11 @@
 """A `Review` → the Markdown report for a person (summary table first, then details per type) and the JSON one
 for tools.
 
-Both are built from the same rows (`summary_rows`), so a tool reading the JSON sees exactly the counts a
-reviewer reads in the table. Wording follows spec/compatibility.md: "old readers of new data" and "new readers
-of old data", never "forward"/"backward", which people read both ways round.
+Every finding carries its fingerprint (a column of the Markdown tables, a member of the JSON), and a finding the
+head's accept list accepts says so with the entry's reason. Both are built from the same rows (`summary_rows`),
+so a tool reading the JSON sees exactly the counts a reviewer reads in the table. Wording follows
+spec/compatibility.md: "old readers of new data" and "new readers of old data", never "forward"/"backward", which
+people read both ways round.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from seq_io.bump_review.accept import Entry
 from seq_io.bump_review.backstop import Finding
 from seq_io.bump_review.behaviour import CaseChange
 from seq_io.bump_review.review import Review
@@ -90,7 +93,36 @@ def _gate_lines(r: Review) -> list[str]:
         f"**Gate: {'PASS' if v.passed else 'FAIL'}**: required bump **{v.required}**, actual "
         f"**{v.actual}** ({v.base_version} → {v.head_version}); changelog: {v.changelog}."
     )
-    return [head, *[f"- {reason}" for reason in v.reasons], ""]
+    lines = [head, *[f"- {reason}" for reason in v.reasons]]
+    if r.accepted:
+        counted = sum(1 for c in r.diff.changes if r.entry_for(c) is not None)
+        lines.append(f"- {counted} accepted change(s) not counted ({r.accept_list.file}, below)")
+    return [*lines, ""]
+
+
+def _accepted_note(entry: Entry | None, file: str) -> str:
+    if entry is None:
+        return ""
+    return f" **accepted** ({file} entry {entry.index}, approved by {entry.approved_by}): {entry.reason}"
+
+
+def _accept_section(r: Review) -> list[str]:
+    """The accept list: what it accepted and each entry that accepts nothing (a warning, never a failure)."""
+    if not r.accept_list.present:
+        return []
+    file = r.accept_list.file
+    lines = [
+        f"## Accept list ({file})",
+        "",
+        f"- {len(r.accept_list.entries)} entr{'y' if len(r.accept_list.entries) == 1 else 'ies'}; "
+        f"{len(r.accepted)} accept(s) a finding of this review; {len(r.accept_warnings)} accept(s) nothing",
+    ]
+    for entry in sorted(r.accepted.values(), key=lambda e: e.index):
+        lines.append(f"- entry {entry.index} (line {entry.line}) accepts `{entry.fingerprint}`: {_cell(entry.reason)}")
+    for warning in r.accept_warnings:
+        e = warning.entry
+        lines.append(f"- **warning**: entry {e.index} (line {e.line}, `{e.fingerprint}`) {warning.sentence}")
+    return [*lines, ""]
 
 
 def _summary_table(r: Review) -> list[str]:
@@ -147,14 +179,16 @@ def _type_details(r: Review, name: str) -> list[str]:
         lines += [
             "| rule | location | change | old readers of new data | new readers of old data "
             "| shown by vectors "
-            "| note |",
-            "|---|---|---|---|---|---|---|",
+            "| note | fingerprint |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for c in changes:
+            note = c.note + (" (meaning only)" if c.meaning_only else "") + _editorial(c)
+            note += _accepted_note(r.entry_for(c), r.accept_list.file)
             lines.append(
                 f"| `{c.rule}` | `{render_location(c.location)}` | {_cell(c.detail)} | {_yes(c.old_readers)} "
                 f"| {_yes(c.new_readers)} | {_ids(r.backstop.evidence(c))} | "
-                f"{_cell(c.note + (' (meaning only)' if c.meaning_only else '') + _editorial(c))} |"
+                f"{_cell(note.lstrip())} | `{r.fingerprints.get(c, '')}` |"
             )
         lines.append("")
         for c in changes:
@@ -164,7 +198,11 @@ def _type_details(r: Review, name: str) -> list[str]:
         for c in (c for c in changes if c.excerpt):
             lines += [f"`{render_location(c.location)}` ({c.detail}):", "", "```diff", *c.excerpt, "```", ""]
     lines += [f"- affected through `{v.detail.split('`')[1]}` (`via-reference`): {_cell(v.detail)}" for v in via]
-    lines += [f"- **classifier gap**: {f.case_id} ({_gap_direction(f)}): {', '.join(f.unexplained)}" for f in gaps]
+    lines += [
+        f"- **classifier gap**: {f.case_id} ({_gap_direction(f)}): {', '.join(f.unexplained)} "
+        f"(`{r.gap_fingerprints.get(f, '')}`)"
+        for f in gaps
+    ]
     if via or gaps:
         lines.append("")
     lines += _moved(r, moved)
@@ -186,10 +224,15 @@ def _moved(r: Review, moved: list[CaseChange]) -> list[str]:
         lines += [
             f"Vectors whose expected result changed ({len(changed)}):",
             "",
-            f"| case | {r.base.version} | {r.head.version} |",
-            "|---|---|---|",
+            f"| case | {r.base.version} | {r.head.version} | fingerprint |",
+            "|---|---|---|---|",
         ]
-        lines += [f"| {m.case_id} | {_cell(m.before)} | {_cell(m.after)} |" for m in changed]
+        lines += [
+            f"| {m.case_id} | {_cell(m.before)} | {_cell(m.after)} | `{r.case_fingerprints.get(m, '')}`"
+            + _cell(_accepted_note(r.accepted.get(r.case_fingerprints.get(m, "")), r.accept_list.file))
+            + " |"
+            for m in changed
+        ]
         lines.append("")
     for movement, limit in (("appeared", 8), ("disappeared", len(moved))):
         ids = [m.case_id for m in moved if m.movement == movement]
@@ -271,6 +314,7 @@ def markdown(r: Review) -> str:
         "Rules: spec/compatibility.md.",
         "",
         *_gate_lines(r),
+        *_accept_section(r),
         "## Summary",
         "",
         *_summary_table(r),
@@ -306,9 +350,24 @@ def _change_json(r: Review, c: Change) -> dict[str, Any]:
         "meaning_only": c.meaning_only,
         "note": c.note,
         "editorial": c.level == "editorial",
+        "fingerprint": r.fingerprints.get(c, ""),
+        "accepted": _entry_json(r.entry_for(c)),
         "witnesses": list(c.evidence),
         "diff": list(c.excerpt),
         "shown_by": r.backstop.evidence(c),
+    }
+
+
+def _entry_json(entry: Entry | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {
+        "entry": entry.index,
+        "line": entry.line,
+        "reason": entry.reason,
+        "approved_by": entry.approved_by,
+        "expires": None if entry.expires is None else entry.expires.isoformat(),
+        "version": entry.version,
     }
 
 
@@ -374,6 +433,7 @@ def as_json(r: Review) -> dict[str, Any]:
                     "refusals": list(f.refusals),
                     "explained_by": [index[id(c)] for c in f.explained_by],
                     "unexplained": list(f.unexplained),
+                    "fingerprint": r.gap_fingerprints.get(f),
                 }
                 for f in r.backstop.findings
             ],
@@ -389,8 +449,26 @@ def as_json(r: Review) -> dict[str, Any]:
                     "movement": m.movement,
                     "before": m.before,
                     "after": m.after,
+                    "fingerprint": r.case_fingerprints.get(m, ""),
+                    "accepted": _entry_json(r.accepted.get(r.case_fingerprints.get(m, ""))),
                 }
                 for m in r.behaviour.changes
+            ],
+        },
+        "accept_list": {
+            "file": r.accept_list.file,
+            "present": r.accept_list.present,
+            "entries": len(r.accept_list.entries),
+            "accepted": sorted(r.accepted),
+            "warnings": [
+                {
+                    "entry": w.entry.index,
+                    "line": w.entry.line,
+                    "fingerprint": w.entry.fingerprint,
+                    "status": w.status,
+                    "message": w.sentence,
+                }
+                for w in r.accept_warnings
             ],
         },
         "limits": r.limits,
