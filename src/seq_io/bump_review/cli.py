@@ -1,10 +1,12 @@
-"""`iospec bump-review --base REF [--head REF] [--markdown OUT.md] [--json OUT.json]` (REF: a spec folder or a
-git ref): arguments → two snapshots → the review → the Markdown report on standard output (and in files when
-asked) → exit code.
+"""`iospec bump-review --base REF [--head REF] [--markdown OUT.md] [--json OUT.json] [--sarif OUT.sarif]
+[--changelog-draft OUT.md] [--annotations github]` (REF: a spec folder or a git ref): arguments → two snapshots →
+the review → the Markdown report on standard output (and in files when asked; GitHub workflow commands after it
+with `--annotations github`) → exit code.
 
 Exit codes, as for every `iospec` command: 0 the gate passes, 1 it refuses (a breaking change not declared by
 the version and the changelog), 2 the command could not run (a missing folder, an unknown git ref, a broken
-schema, an unwritable output file); a bad input is always one line on standard error, never a traceback.
+schema, a malformed accepted-changes.yaml, an unwritable output file); a bad input is always one line on
+standard error, never a traceback.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from seq_io.bump_review import report
+from seq_io.bump_review import changelog_draft, report, sarif, workflow_commands
 from seq_io.bump_review.review import review
 from seq_io.bump_review.snapshot import InputError, open_snapshot, working_tree
 
@@ -37,6 +40,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--markdown", type=Path, metavar="OUT.md", help="also write the Markdown report here")
     parser.add_argument("--json", type=Path, metavar="OUT.json", help="write the JSON report here")
+    parser.add_argument("--sarif", type=Path, metavar="OUT.sarif", help="write the findings as SARIF 2.1.0 here")
+    parser.add_argument(
+        "--changelog-draft", type=Path, metavar="OUT.md", help="write a drafted CHANGELOG.md entry for the change here"
+    )
+    parser.add_argument(
+        "--annotations",
+        choices=["github"],
+        help="also print every finding as a GitHub Actions workflow command (an annotation at its file and line)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,16 +58,21 @@ def run(args: argparse.Namespace) -> int:
             head = stack.enter_context(open_snapshot(args.head)) if args.head else working_tree()
             result = review(base, head)
             text = report.markdown(result)
-            for path, content in (
-                (args.markdown, text),
-                (args.json, json.dumps(report.as_json(result), indent=2, ensure_ascii=False) + "\n"),
-            ):
+            outputs: list[tuple[Path | None, Callable[[], str]]] = [
+                (args.markdown, lambda: text),
+                (args.json, lambda: json.dumps(report.as_json(result), indent=2, ensure_ascii=False) + "\n"),
+                (args.sarif, lambda: json.dumps(sarif.log(result), indent=2, ensure_ascii=False) + "\n"),
+                (args.changelog_draft, lambda: changelog_draft.draft(result)),
+            ]
+            for path, content in outputs:
                 if path is not None:
-                    _write(path, content)
+                    _write(path, content())
+            commands = workflow_commands.render(result) if args.annotations == "github" else ""
     except InputError as error:
         print(f"iospec bump-review: {error}", file=sys.stderr)
         return 2
     print(text, end="")
+    print(commands, end="")
     return 0 if result.verdict.passed else 1
 
 

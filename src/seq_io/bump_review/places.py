@@ -56,7 +56,8 @@ def repository_root(snapshot: Snapshot) -> Path:
     return spec.parent if spec.name == "spec" else spec
 
 
-def _relative(snapshot: Snapshot, path: Path) -> str:
+def relative_to_root(snapshot: Snapshot, path: Path) -> str:
+    """A file of the snapshot as a path from its repository root (as given when it lies outside)."""
     root = repository_root(snapshot)
     try:
         return path.resolve().relative_to(root).as_posix()
@@ -270,7 +271,9 @@ def place(change: Change, head: Snapshot, base: Snapshot) -> Place:
     if name == CONSTANTS:
         path = head.spec.root / "contract.json"
         pointer: Pointer = change.location
-        return Place(_relative(head, path), line_of(path.read_text(encoding="utf-8"), pointer), render_pointer(pointer))
+        return Place(
+            relative_to_root(head, path), line_of(path.read_text(encoding="utf-8"), pointer), render_pointer(pointer)
+        )
     if name.startswith("(") and name.endswith(".md)"):
         return _section_place(change, head, base)
     row = _table_row(head, change) or _table_row(base, change)
@@ -279,13 +282,60 @@ def place(change: Change, head: Snapshot, base: Snapshot) -> Place:
     files = schema_files(head)
     if name not in files:
         old = schema_files(base).get(name)
-        return Place(f"{_relative(head, head.spec.root / 'schemas')}/{old.name if old else name + '.json'}", 1)
+        return Place(f"{relative_to_root(head, head.spec.root / 'schemas')}/{old.name if old else name + '.json'}", 1)
     path = files[name]
     text = path.read_text(encoding="utf-8")
     document = json.loads(text)
     rule_id = _x_rule_id(change)
-    pointer = (_x_rule_pointer(document, rule_id) if rule_id else None) or schema_pointer(document, change.location)[0]
-    return Place(_relative(head, path), line_of(text, pointer), render_pointer(pointer))
+    found = _x_rule_pointer(document, rule_id) if rule_id else None
+    if found is None:
+        found, whole = schema_pointer(document, change.location)
+        found = _keyword_pointer(_at(document, found), found, change) if whole else found
+    pointer = found
+    return Place(relative_to_root(head, path), line_of(text, pointer), render_pointer(pointer))
+
+
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "required-added": ("required",),
+    "required-removed": ("required",),
+    "enum-values-added": ("enum", "const"),
+    "enum-values-removed": ("enum", "const"),
+    "default-changed": ("default",),
+    "content-closed": ("additionalProperties",),
+    "content-opened": ("additionalProperties",),
+    "type-widened": ("type",),
+    "type-narrowed": ("type",),
+    "type-changed": ("type",),
+    "annotation-changed": ("description", "title"),
+}
+_BOUND_WORDS = (
+    ("upper bound", ("maximum", "exclusiveMaximum")),
+    ("lower bound", ("minimum", "exclusiveMinimum")),
+    *((key, (key,)) for key in ("pattern", "multipleOf", "uniqueItems", "minLength", "maxLength", "minItems")),
+    *((key, (key,)) for key in ("maxItems", "minProperties", "maxProperties")),
+)
+
+
+def _keyword_pointer(node: Any, pointer: Pointer, change: Change) -> Pointer:
+    """The member of the subschema at the change's location that the change is about (`required` for a newly
+    required property, `maximum` for a lowered upper bound, ...), searched in the node and the branches that
+    apply with it; the node itself when none is found."""
+    keys = _KEYWORDS.get(change.rule, ())
+    if change.rule.startswith("bound-"):
+        keys = next((found for word, found in _BOUND_WORDS if change.detail.startswith(word)), ())
+    if change.rule == "annotation-changed":
+        named = re.match(r"`([^`]+)`", change.detail)
+        keys = (named.group(1),) if named else keys
+    candidates = [(node, pointer)]
+    while candidates:
+        current, at = candidates.pop(0)
+        if not isinstance(current, dict):
+            continue
+        for key in keys:
+            if key in current:
+                return (*at, key)
+        candidates += _branches(current, at)
+    return pointer
 
 
 def _section_place(change: Change, head: Snapshot, base: Snapshot) -> Place:
@@ -294,7 +344,7 @@ def _section_place(change: Change, head: Snapshot, base: Snapshot) -> Place:
     text = _document_text(head, document)
     section = change.location[0] if change.location else ""
     if text is None or not section.startswith("§"):
-        return Place(_relative(head, path), 1, section)
+        return Place(relative_to_root(head, path), 1, section)
     wanted, seen = section[2:], dict[str, int]()
     fenced = False
     for number, line in enumerate(text.splitlines(), 1):
@@ -306,8 +356,8 @@ def _section_place(change: Change, head: Snapshot, base: Snapshot) -> Place:
         seen[title] = seen.get(title, 0) + 1
         label = title if seen[title] == 1 else f"{title} ({seen[title]})"
         if label == wanted:
-            return Place(_relative(head, path), number, section)
-    return Place(_relative(head, path), 1, section)
+            return Place(relative_to_root(head, path), number, section)
+    return Place(relative_to_root(head, path), 1, section)
 
 
 def _row_place(head: Snapshot, rule_id: str) -> Place:
@@ -315,8 +365,8 @@ def _row_place(head: Snapshot, rule_id: str) -> Place:
     text = _document_text(head, "validation.md") or ""
     for number, line in enumerate(text.splitlines(), 1):
         if rule_id and re.match(rf"^\|\s*`{re.escape(rule_id)}`\s*\|", line):
-            return Place(_relative(head, path), number, rule_id)
-    return Place(_relative(head, path), 1, rule_id)
+            return Place(relative_to_root(head, path), number, rule_id)
+    return Place(relative_to_root(head, path), 1, rule_id)
 
 
 def _shallow(value: Any, keep_annotations: bool) -> Any:

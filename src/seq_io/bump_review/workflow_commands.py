@@ -1,0 +1,62 @@
+"""Findings (`findings.items`) → GitHub Actions workflow commands, one line each
+(`::error file=spec/schemas/Camera.json,line=12,title=…::message`), so that a pull request shows every finding
+on the line of the schema member or document section it is about.
+
+WHY escaping here: GitHub reads a command up to the end of its line and splits its properties at `,` and `:`,
+so a message or title carrying a newline, a `%`, a comma or a colon would be cut or misread. Its rules: in the
+message, `%` → `%25`, CR → `%0D`, LF → `%0A`; in a property value, additionally `:` → `%3A` and `,` → `%2C`.
+The gate's verdict comes last, as an annotation of its own (an error when it refuses).
+"""
+
+from __future__ import annotations
+
+from seq_io.bump_review.findings import TOOL, Item, items
+from seq_io.bump_review.review import Review
+
+_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(level: str, message: str, *, file: str | None = None, line: int | None = None, title: str = "") -> str:
+    """One workflow command line."""
+    properties = []
+    if file:
+        properties.append(f"file={escape_property(file)}")
+        if line:
+            properties.append(f"line={line}")
+    if title:
+        properties.append(f"title={escape_property(title)}")
+    return (
+        f"::{level} {','.join(properties)}::{escape_data(message)}"
+        if properties
+        else f"::{level}::{escape_data(message)}"
+    )
+
+
+def _line(item: Item) -> str:
+    return command(
+        _COMMAND[item.level],
+        f"{item.message} [fingerprint {item.fingerprint}]",
+        file=item.place.file if item.place else None,
+        line=item.place.line if item.place else None,
+        title=item.title,
+    )
+
+
+def render(r: Review) -> str:
+    """Every finding as a workflow command, then the gate's verdict; one command a line."""
+    lines = [_line(item) for item in items(r)]
+    v = r.verdict
+    verdict = (
+        f"Gate {'PASS' if v.passed else 'FAIL'}: required bump {v.required}, actual {v.actual} "
+        f"({v.base_version} → {v.head_version})" + "".join(f"; {reason}" for reason in v.reasons)
+    )
+    lines.append(command("notice" if v.passed else "error", verdict, title=f"{TOOL}: gate"))
+    return "\n".join(lines) + "\n"
