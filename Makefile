@@ -55,10 +55,13 @@ conformance-js: $(STAMP) $(JS_STAMP)
 export: $(STAMP)
 	$(BIN)/iospec export
 
-## Review a contract-version bump: BASE (a release folder or a git ref) against the working tree.
+## Review a contract-version bump: BASE (a release folder or a git ref) against the working tree; also writes SARIF
+## and a changelog draft to build/, and GitHub annotations when $GITHUB_ACTIONS is true.
 bump-review: $(STAMP)
 	mkdir -p build
-	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json
+	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json \
+		--sarif build/bump-review.sarif --changelog-draft build/changelog-draft.md \
+		$(if $(filter true,$(GITHUB_ACTIONS)),--annotations github)
 
 ## The fast tier: no real clock, no package build, no Node.js, nothing marked slow (CONTRIBUTING.md, "Tests").
 test: $(STAMP)

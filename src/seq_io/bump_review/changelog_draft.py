@@ -79,10 +79,11 @@ def draft(r: Review) -> str:
     undecided = [c for c in changes if c.level == "breaking" and "undecided" in c.note and r.entry_for(c) is None]
     if undecided:
         lines += [
+            "<!-- Undecided changes, below. For each one that changes nothing accepted or meant, uncomment its line "
+            "and write why; leave the others commented (they stay breaking), or remove the list. -->",
+            "",
             "Editorial:",
             "",
-            "<!-- Undecided changes. For each one that changes nothing accepted or meant, uncomment its line and "
-            "write why; leave the others out (they stay breaking). -->",
         ]
         targets = dict.fromkeys(mark_target(c) for c in undecided)
         lines += [f"<!-- - {target}: <why nothing accepted or meant changes> -->" for target in targets]

@@ -126,6 +126,7 @@ def pointer_lines(text: str) -> dict[Pointer, int]:
     """JSON text → {pointer: 1-based line where that value (or member) starts}; {} for text that is not JSON."""
     scanner = _Scanner(text)
     try:
+        json.loads(text)
         scanner.value(())
     except (IndexError, ValueError):
         return {}
