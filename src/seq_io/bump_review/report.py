@@ -108,7 +108,7 @@ def _accepted_note(entry: Entry | None, file: str) -> str:
 
 def _accept_section(r: Review) -> list[str]:
     """The accept list: what it accepted and each entry that accepts nothing (a warning, never a failure)."""
-    if not r.accept_list.present:
+    if not r.accept_list.entries:
         return []
     file = r.accept_list.file
     lines = [
