@@ -414,3 +414,10 @@ def test_make_bump_review_writes_sarif_and_the_draft_and_annotates_under_github_
     for text in (plain, github):
         assert "--sarif build/bump-review.sarif" in text and "--changelog-draft build/changelog-draft.md" in text
     assert "--annotations github" in github and "--annotations" not in plain
+
+
+def test_editorial_findings_are_in_sarif_but_not_annotated(accepted_and_broken: Review) -> None:
+    annotated = workflow_commands.render(accepted_and_broken)
+    assert "annotation-changed" not in annotated and "(accepted)::" in annotated
+    results = sarif.log(accepted_and_broken)["runs"][0]["results"]
+    assert any(result["ruleId"] == "annotation-changed" for result in results)

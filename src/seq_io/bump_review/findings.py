@@ -34,6 +34,8 @@ class Item:
     message: str
     place: Place | None
     accepted: Entry | None = None
+    editorial: bool = False
+    """Nothing accepted or meant changes (an editorial change)."""
 
 
 def _whom(change: Change) -> str:
@@ -70,6 +72,7 @@ def _change_item(r: Review, change: Change) -> Item:
         message,
         place(change, r.head, r.base),
         entry,
+        change.level == "editorial",
     )
 
 

@@ -5,7 +5,9 @@ on the line of the schema member or document section it is about.
 WHY escaping here: GitHub reads a command up to the end of its line and splits its properties at `,` and `:`,
 so a message or title carrying a newline, a `%`, a comma or a colon would be cut or misread. Its rules: in the
 message, `%` → `%25`, CR → `%0D`, LF → `%0A`; in a property value, additionally `:` → `%3A` and `,` → `%2C`.
-The gate's verdict comes last, as an annotation of its own (an error when it refuses).
+The gate's verdict comes last, as an annotation of its own (an error when it refuses). Editorial findings are left
+out: nothing accepted changes, and a new document would otherwise bury the findings that matter under one notice
+per section (they stay in the report and the SARIF log).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _line(item: Item) -> str:
 
 def render(r: Review) -> str:
     """Every finding as a workflow command, then the gate's verdict; one command a line."""
-    lines = [_line(item) for item in items(r)]
+    lines = [_line(item) for item in items(r) if not item.editorial]
     v = r.verdict
     verdict = (
         f"Gate {'PASS' if v.passed else 'FAIL'}: required bump {v.required}, actual {v.actual} "
