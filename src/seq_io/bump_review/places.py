@@ -291,7 +291,10 @@ def place(change: Change, head: Snapshot, base: Snapshot) -> Place:
     found = _x_rule_pointer(document, rule_id) if rule_id else None
     if found is None:
         found, whole = schema_pointer(document, change.location)
-        found = _keyword_pointer(_at(document, found), found, change) if whole else found
+        if whole:
+            old = schema_files(base).get(name)
+            before = _base_node(base, name, change.location) if old else None
+            found = _keyword_pointer(_at(document, found), found, change, before)
     pointer = found
     return Place(relative_to_root(head, path), line_of(text, pointer), render_pointer(pointer))
 
@@ -309,34 +312,58 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "type-changed": ("type",),
     "annotation-changed": ("description", "title"),
 }
-_BOUND_WORDS = (
-    ("upper bound", ("maximum", "exclusiveMaximum")),
-    ("lower bound", ("minimum", "exclusiveMinimum")),
-    *((key, (key,)) for key in ("pattern", "multipleOf", "uniqueItems", "minLength", "maxLength", "minItems")),
-    *((key, (key,)) for key in ("maxItems", "minProperties", "maxProperties")),
+_BOUNDS = (
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
 )
 
 
-def _keyword_pointer(node: Any, pointer: Pointer, change: Change) -> Pointer:
-    """The member of the subschema at the change's location that the change is about (`required` for a newly
-    required property, `maximum` for a lowered upper bound, ...), searched in the node and the branches that
-    apply with it; the node itself when none is found."""
-    keys = _KEYWORDS.get(change.rule, ())
-    if change.rule.startswith("bound-"):
-        keys = next((found for word, found in _BOUND_WORDS if change.detail.startswith(word)), ())
-    if change.rule == "annotation-changed":
-        named = re.match(r"`([^`]+)`", change.detail)
-        keys = (named.group(1),) if named else keys
+def _members(node: Any, pointer: Pointer) -> dict[str, tuple[Pointer, Any]]:
+    """Keyword → (pointer, value) in a subschema and the branches that apply with it (the first found wins)."""
+    out: dict[str, tuple[Pointer, Any]] = {}
     candidates = [(node, pointer)]
     while candidates:
         current, at = candidates.pop(0)
-        if not isinstance(current, dict):
-            continue
-        for key in keys:
-            if key in current:
-                return (*at, key)
-        candidates += _branches(current, at)
-    return pointer
+        if isinstance(current, dict):
+            for key, value in current.items():
+                out.setdefault(key, ((*at, key), value))
+            candidates += _branches(current, at)
+    return out
+
+
+def _keyword_pointer(node: Any, pointer: Pointer, change: Change, before: Any) -> Pointer:
+    """The member of the head's subschema at the change's location that the change is about (`required` for a
+    newly required property, the bound keyword whose value changed, ...), searched in the node and the branches
+    that apply with it: first a candidate keyword whose value differs from the base's (`before`), then any
+    candidate the head has; the node itself when none."""
+    keys: tuple[str, ...] = _BOUNDS if change.rule.startswith("bound-") else _KEYWORDS.get(change.rule, ())
+    if change.rule == "annotation-changed":
+        named = re.match(r"`([^`]+)`", change.detail)
+        keys = (named.group(1),) if named else keys
+    now, was = _members(node, pointer), _members(before, ())
+    differing = [k for k in keys if k in now and (k not in was or was[k][1] != now[k][1])]
+    present = [k for k in keys if k in now]
+    chosen = differing or present
+    return now[chosen[0]][0] if chosen else pointer
+
+
+def _base_node(base: Snapshot, name: str, location: tuple[str, ...]) -> Any:
+    document = base.spec.schemas.get(name)
+    if document is None:
+        return None
+    pointer, whole = schema_pointer(document, location)
+    return _at(document, pointer) if whole else None
 
 
 def _section_place(change: Change, head: Snapshot, base: Snapshot) -> Place:
