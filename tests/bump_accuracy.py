@@ -144,6 +144,7 @@ def resolve_placeholders(head: Path, base: Path) -> None:
     finally:
         path.write_text(text, encoding="utf-8")
     prints = {(c.type_name, render_location(c.location), c.rule): fp for c, fp in found.fingerprints.items()}
+    prints |= {(c.type_name, render_location(c.location), c.rule): fp for c, fp in found.code_fingerprints.items()}
     path.write_text(
         _PLACEHOLDER.sub(lambda m: prints.get((m.group(1), m.group(2), m.group(3)), m.group(0)), text),
         encoding="utf-8",

@@ -16,6 +16,7 @@ from typing import Literal
 
 from seq_io.bump_review.accept import Entry
 from seq_io.bump_review.behaviour import CaseChange
+from seq_io.bump_review.generated_code import CodeChange
 from seq_io.bump_review.places import Place, place, relative_to_root
 from seq_io.bump_review.review import Review
 from seq_io.bump_review.rules import RULES, Change, render_location
@@ -107,9 +108,35 @@ def _case_item(r: Review, moved: CaseChange, places: dict[str, Place]) -> Item:
     )
 
 
+def _code_item(r: Review, change: CodeChange) -> Item:
+    fingerprint = r.code_fingerprints[change]
+    entry = r.accepted.get(fingerprint)
+    level: Level = "note" if entry is not None else "warning" if r.verdict.passed else "error"
+    where = f"{change.type_name} {render_location(change.location)}"
+    message = f"{where}: {change.detail} ({change.rule}: changes the generated code of {', '.join(change.bindings)})"
+    if entry is not None:
+        message += f". {_accepted(r, entry)}"
+    as_change = Change(change.type_name, change.location, change.rule, change.detail, False, False)
+    return Item(
+        fingerprint,
+        change.rule,
+        level,
+        f"{where}: {change.rule}" + (" (accepted)" if entry else ""),
+        message,
+        place(as_change, r.head, r.base),
+        entry,
+    )
+
+
+def _accepted(r: Review, entry: Entry) -> str:
+    return f"Accepted ({r.accept_list.file} entry {entry.index}, approved by {entry.approved_by}): {entry.reason}"
+
+
 def items(r: Review) -> list[Item]:
-    """Every finding of the review, in report order: changes, moved cases, classifier gaps, accept warnings."""
+    """Every finding of the review, in report order: changes, generated-code findings, moved cases, classifier
+    gaps, accept warnings."""
     found = [_change_item(r, c) for c in r.diff.changes]
+    found += [_code_item(r, c) for c in r.code.changes]
     places = _case_places(r.head)
     found += [_case_item(r, m, places) for m in r.behaviour.changes]
     for gap, fingerprint in r.gap_fingerprints.items():

@@ -17,6 +17,7 @@ from typing import Any
 
 from seq_io.bump_review.backstop import Finding
 from seq_io.bump_review.behaviour import CaseChange, Expectation
+from seq_io.bump_review.generated_code import CodeChange
 from seq_io.bump_review.places import value_at
 from seq_io.bump_review.rules import Change, render_location
 from seq_io.bump_review.snapshot import Snapshot
@@ -48,6 +49,20 @@ def of_change(change: Change, base: Snapshot, head: Snapshot) -> str:
         directions(change),
         value_at(change, base),
         value_at(change, head),
+    )
+
+
+def of_code(change: CodeChange, base: Snapshot, head: Snapshot) -> str:
+    """A generated-code finding: its rule, type, location, the bindings it touches (in place of directions) and
+    both sides' subschema at the location (titles and `x-enum-varnames` included)."""
+    as_change = Change(change.type_name, change.location, change.rule, change.detail, False, False)
+    return of_facts(
+        change.rule,
+        change.type_name,
+        render_location(change.location),
+        list(change.bindings),
+        value_at(as_change, base),
+        value_at(as_change, head),
     )
 
 

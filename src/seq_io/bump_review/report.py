@@ -294,12 +294,13 @@ def _generated_code(r: Review) -> list[str]:
         "What the generators of the six bindings would emit otherwise, whatever the wire does: level `source`, "
         "which needs the bump of a breaking change.",
         "",
-        "| type | location | rule | bindings | change |",
-        "|---|---|---|---|---|",
+        "| type | location | rule | bindings | change | fingerprint |",
+        "|---|---|---|---|---|---|",
     ]
     lines += [
         f"| {c.type_name} | `{render_location(c.location)}` | `{c.rule}` | {', '.join(c.bindings)} | "
-        f"{_cell(c.detail)} |"
+        f"{_cell(c.detail + _accepted_note(r.accepted.get(r.code_fingerprints.get(c, '')), r.accept_list.file))} "
+        f"| `{r.code_fingerprints.get(c, '')}` |"
         for c in r.code.changes
     ]
     return [*lines, ""]
@@ -409,6 +410,8 @@ def as_json(r: Review) -> dict[str, Any]:
                 "level": c.level,
                 "bindings": list(c.bindings),
                 "detail": c.detail,
+                "fingerprint": r.code_fingerprints.get(c, ""),
+                "accepted": _entry_json(r.accepted.get(r.code_fingerprints.get(c, ""))),
             }
             for c in r.code.changes
         ],

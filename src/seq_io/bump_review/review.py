@@ -47,6 +47,7 @@ class Review:
     """Each classified change → its fingerprint (spec/compatibility.md, "Reviewing a change in a pull request")."""
     case_fingerprints: dict[CaseChange, str] = field(default_factory=dict)
     gap_fingerprints: dict[Finding, str] = field(default_factory=dict)
+    code_fingerprints: dict[generated_code.CodeChange, str] = field(default_factory=dict)
     accept_list: accept.AcceptList = field(default_factory=accept.AcceptList)
     accepted: dict[str, accept.Entry] = field(default_factory=dict)
     """Fingerprint → the entry of accepted-changes.yaml that accepts it."""
@@ -79,11 +80,13 @@ def review(base: Snapshot, head: Snapshot, today: datetime.date | None = None) -
     old, new = (behaviour.expectations(s.vectors_root, s.label, []) for s in (base, head))
     cases = {m: fingerprint.of_case(m, old, new) for m in moved.changes}
     gaps = {f: fingerprint.of_gap(f) for f in crossed.findings if f.gap}
+    code_prints = {c: fingerprint.of_code(c, base, head) for c in code.changes}
     accepted, warnings = accept.judge(
-        accept_list, {*prints.values(), *cases.values()}, head.version, today or accept.today()
+        accept_list, {*prints.values(), *cases.values(), *code_prints.values()}, head.version, today or accept.today()
     )
     counted = [c for c in diff.changes if prints[c] not in accepted]
-    verdict = gate.judge(base, head, counted, crossed, found["head"], code)
+    counted_code = generated_code.CodeAxis([c for c in code.changes if code_prints[c] not in accepted], code.problems)
+    verdict = gate.judge(base, head, counted, crossed, found["head"], counted_code)
     return Review(
         base,
         head,
@@ -97,6 +100,7 @@ def review(base: Snapshot, head: Snapshot, today: datetime.date | None = None) -
         prints,
         cases,
         gaps,
+        code_prints,
         accept_list,
         accepted,
         warnings,
