@@ -3,10 +3,11 @@ place a reviewer reads it in the head: what GitHub's workflow annotations and SA
 
 WHY one list: the level of a finding (error, warning, note) and its place are decided here once, so the
 annotations in a pull request, the SARIF file a code-scanning tool reads and the Markdown report can never
-disagree on what failed. Levels: a breaking change no accept-list entry accepts is an error when the gate refuses
-the change and a warning when the version moved far enough for it; a classifier gap is an error (it fails the
-gate); a case whose expectation changed and an accept-list entry that accepts nothing are warnings; compatible,
-editorial and accepted findings, and cases that appeared or disappeared, are notes.
+disagree on what failed. Levels: a breaking change or a generated-code finding no accept-list entry accepts is
+an error when the gate refuses the change and a warning when the version moved far enough for it; a classifier
+gap is an error (it fails the gate); a case whose expectation changed and an accept-list entry that accepts
+nothing are warnings; compatible, editorial and accepted findings, and cases that appeared or disappeared, are
+notes.
 """
 
 from __future__ import annotations
