@@ -337,7 +337,7 @@ def test_sarif_log_carries_levels_places_fingerprints_and_suppressions(accepted_
     assert by_rule["annotation-changed"]["level"] == "note"
     assert by_rule["gate"]["level"] == "error" and "locations" not in by_rule["gate"]
     prints = {r["partialFingerprints"][sarif.FINGERPRINT_KEY] for r in results if r["ruleId"] != "gate"}
-    assert prints == set(accepted_and_broken.fingerprints.values())
+    assert prints == {*accepted_and_broken.fingerprints.values(), *accepted_and_broken.code_fingerprints.values()}
 
 
 def test_sarif_log_is_valid_against_the_sarif_2_1_0_schema(accepted_and_broken: Review) -> None:
