@@ -12,7 +12,9 @@ import pytest
 
 from bump_accuracy import Outcome, disagreements, outcomes, table
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+"""One review per case, 150 and more cases, read once by the module fixture inside the first test: a few minutes on a
+loaded machine, beyond the suite's 300 s per test; 1800 s still turns a hang into a failure."""
 
 ACCURACY_MD = Path(__file__).parent / "bump_cases" / "accuracy.md"
 
