@@ -422,3 +422,9 @@ def test_editorial_findings_are_in_sarif_but_not_annotated(accepted_and_broken: 
     assert "annotation-changed" not in annotated and "(accepted)::" in annotated
     results = sarif.log(accepted_and_broken)["runs"][0]["results"]
     assert any(result["ruleId"] == "annotation-changed" for result in results)
+
+
+def test_changelog_draft_of_an_unchanged_spec_needs_no_bump(base: Path, tmp_path: Path) -> None:
+    text = changelog_draft.draft(_run(base, _head(base, tmp_path)))
+    assert text.startswith("## 0.5.25\n") and "need no bump" in text and "Nothing accepted or meant changed." in text
+    assert "Editorial:" not in text

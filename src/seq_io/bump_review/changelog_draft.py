@@ -64,7 +64,8 @@ def draft(r: Review) -> str:
         f"## {version}",
         "",
         f"<!-- Drafted by iospec bump-review, {r.base.label} ({v.base_version}) → {r.head.label}: the changes "
-        f"demand a {v.required} bump. Reword freely; every change below was classified by the review. -->",
+        + ("need no bump" if v.required == "none" else f"demand a {v.required} bump")
+        + ". Reword freely; every change below was classified by the review. -->",
         "",
     ]
     for title, level in (("Breaking", "breaking"), ("Compatible", "compatible"), ("Editorial changes", "editorial")):
