@@ -226,7 +226,12 @@ def test_stale_and_expired_entries_are_warnings_that_accept_nothing(base: Path, 
             "    expires: 2027-01-31\n",
             ":5: $: yaml:",
         ),
-        ("accepts: []\n", ":1: $: additionalProperties:"),
+        ("accepts: []\n", ":1: $.accepts: additionalProperties:"),
+        (
+            'accepted:\n  - fingerprint: "0123456789abcdef"\n    reason: r\n    approved_by: x\n'
+            '    expire: "2027-01-01"\n',
+            ":5: $.accepted[0].expire: additionalProperties: Additional properties are not allowed ('expire'",
+        ),
     ],
 )
 def test_a_malformed_accept_list_is_exit_2_with_file_line_path_and_rule(

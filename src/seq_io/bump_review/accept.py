@@ -91,6 +91,9 @@ def parse(path: Path, file: str) -> list[Entry]:
     if errors:
         first = errors[0]
         where = list(first.absolute_path)
+        if first.validator == "additionalProperties" and isinstance(first.instance, dict):
+            known = first.schema.get("properties", {})
+            where += sorted(key for key in first.instance if key not in known)[:1]  # the line of the unknown member
         raise _problem(file, loaded.line_of(tuple(where)), where, str(first.validator), first.message)
     entries: list[Entry] = []
     seen: dict[str, int] = {}
