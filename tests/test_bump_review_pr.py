@@ -1,7 +1,7 @@
 """The bump review as a pull-request check: fingerprints from facts (stable across rewording and unrelated edits,
 different when the change differs), the accept list (accepting, stale, expired, malformed), the places of findings
 (file and line in the head), GitHub workflow commands with GitHub's escaping, SARIF 2.1.0 (checked against the
-OASIS schema when it is at hand, see `_sarif_schema`), the changelog draft, and the Makefile target.
+SARIF 2.1.0 JSON Schema, see `SARIF_SCHEMA`), the changelog draft, and the Makefile target.
 """
 
 from __future__ import annotations
@@ -298,14 +298,16 @@ def test_workflow_commands_escape_as_github_reads_them() -> None:
 # ---------------------------------------------------------------- SARIF
 
 
-def _sarif_schema() -> dict[str, Any] | None:
-    """The OASIS SARIF 2.1.0 schema (oasis-tcs/sarif-spec, sarif-2.1/schema/sarif-schema-2.1.0.json), from the
-    file named by $SARIF_SCHEMA or tests/sarif/sarif-schema-2.1.0.json; None when neither is at hand."""
-    for candidate in (os.environ.get("SARIF_SCHEMA"), str(Path(__file__).parent / "sarif" / "sarif-schema-2.1.0.json")):
-        if candidate and Path(candidate).is_file():
-            loaded: dict[str, Any] = json.loads(Path(candidate).read_text(encoding="utf-8"))
-            return loaded
-    return None
+SARIF_SCHEMA = REPO_ROOT / "implementations/js/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json"
+"""The SARIF 2.1.0 JSON Schema as Microsoft's SARIF matcher package ships it (a dev dependency of
+implementations/js, installed by `make setup`; docs/dependencies.md says why): the schema itself is not kept in
+this repository."""
+
+
+def _sarif_schema() -> dict[str, Any]:
+    assert SARIF_SCHEMA.is_file(), f"{SARIF_SCHEMA} is missing: run `make setup` (npm ci in implementations/js)"
+    loaded: dict[str, Any] = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    return loaded
 
 
 @pytest.fixture(scope="module")
@@ -347,8 +349,6 @@ def test_sarif_log_carries_levels_places_fingerprints_and_suppressions(accepted_
 
 def test_sarif_log_is_valid_against_the_sarif_2_1_0_schema(accepted_and_broken: Review) -> None:
     schema = _sarif_schema()
-    if schema is None:
-        pytest.skip("the SARIF 2.1.0 schema is not at hand: set SARIF_SCHEMA to oasis-tcs/sarif-spec's file")
     validator = jsonschema.validators.validator_for(schema)(schema)
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(sarif.log(accepted_and_broken))]
     assert errors == []
