@@ -22,6 +22,7 @@ from seq_io.bump_review import (
     generated_code,
     limits,
     marks,
+    renames,
     schema_diff,
 )
 from seq_io.bump_review.backstop import Finding
@@ -70,13 +71,14 @@ def review(base: Snapshot, head: Snapshot, today: datetime.date | None = None) -
     """The review of `head` against `base`; `today` decides which accept-list entries have expired (default: the
     current UTC date). InputError when the head's accept list is malformed."""
     accept_list = accept.load(head)
-    diff = schema_diff.diff(base, head)
+    named = renames.as_head_names(base, head)
+    diff = schema_diff.diff(named, head)
     diff.changes, mark_problems = marks.apply(diff.changes, head)
     crossed = backstop.run(diff, base, head)
     moved = behaviour.compare(base, head)
     found = {"base": limits.disagreements(base.spec), "head": limits.disagreements(head.spec)}
     code = generated_code.compare(base.spec, head.spec)
-    prints = {c: fingerprint.of_change(c, base, head) for c in diff.changes}
+    prints = {c: fingerprint.of_change(c, named, head) for c in diff.changes}
     old, new = (behaviour.expectations(s.vectors_root, s.label, []) for s in (base, head))
     cases = {m: fingerprint.of_case(m, old, new) for m in moved.changes}
     gaps = {f: fingerprint.of_gap(f) for f in crossed.findings if f.gap}
@@ -88,7 +90,7 @@ def review(base: Snapshot, head: Snapshot, today: datetime.date | None = None) -
     counted_code = generated_code.CodeAxis([c for c in code.changes if code_prints[c] not in accepted], code.problems)
     verdict = gate.judge(base, head, counted, crossed, found["head"], counted_code)
     return Review(
-        base,
+        named,
         head,
         diff,
         crossed,
