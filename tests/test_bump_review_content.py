@@ -395,3 +395,10 @@ def test_a_nullable_union_gaining_a_branch_is_one_row_breaking_old_readers_only(
     (change,) = review(load_folder(old), load_folder(new)).diff.changes
     assert (change.old_readers, change.new_readers) == (True, False)
     assert change.evidence and "accepted by the new version" in change.evidence[0]
+
+
+def test_a_type_with_few_values_is_proven_within_an_enumeration_holding_them() -> None:
+    assert includes({"enum": [None, "raw"]}, {"type": "null"})
+    assert includes({"enum": [True, False, 0]}, {"type": "boolean"})
+    assert not includes({"const": True}, {"type": "boolean"})
+    assert not includes({"enum": [None]}, {"type": ["null", "string"]})

@@ -180,6 +180,19 @@ def _values(node: dict[str, Any]) -> list[Any] | None:
     return [node["const"]] if "const" in node else node.get("enum")
 
 
+def _finite_values(node: dict[str, Any]) -> list[Any] | None:
+    """Every instance `node` can accept, when that is a short list: its `enum` or `const`, or all the values of
+    a type that has few (`null`, `boolean`)."""
+    values = _values(node)
+    if values is not None:
+        return values
+    few: dict[str, list[Any]] = {"null": [None], "boolean": [False, True]}
+    types = _types(node)
+    if types is None or not types <= set(few):
+        return None
+    return [value for t in sorted(types) for value in few[t]]
+
+
 def _bound(node: dict[str, Any], side: str) -> tuple[float, bool]:
     keys = ("minimum", "exclusiveMinimum") if side == "min" else ("maximum", "exclusiveMaximum")
     sign = 1 if side == "min" else -1
@@ -256,7 +269,7 @@ def _keyword_holds(key: str, outer: dict[str, Any], inner: dict[str, Any], sub: 
             for t in inner_types
         )
     if key in ("enum", "const"):
-        values = _values(inner)
+        values = _finite_values(inner)
         return values is not None and all(any(json_equal(v, o) for o in _values(outer) or []) for v in values)
     if key in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         side = "min" if "inimum" in key else "max"

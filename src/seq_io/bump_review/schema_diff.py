@@ -621,7 +621,8 @@ class _Walk:
                 where,
                 f"property `{name}` added to open content",
                 new_readers=False,
-                note="the new property accepts any value",
+                note="the new property accepts any value: nothing accepted changes",
+                editorial=True,
             )
         else:
             constrained = isinstance(old_extra, dict) and not _properties_trivial(old_extra)
@@ -645,7 +646,8 @@ class _Walk:
                 where,
                 f"property `{name}` removed from open content",
                 old_readers=False,
-                note="the removed property accepted any value",
+                note="the removed property accepted any value: nothing accepted changes",
+                editorial=True,
             )
         else:
             self.emit("property-removed-open", type_name, where, f"property `{name}` removed from open content")
