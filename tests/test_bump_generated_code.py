@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from seq_io.binding_model import build_types
-from seq_io.bump_review import gate, report
+from seq_io.bump_review import gate, report, sarif, workflow_commands
 from seq_io.bump_review.generated_code import FILES, compare, facts
 from seq_io.bump_review.review import review
 from seq_io.bump_review.rules import RULES, make
@@ -138,7 +138,7 @@ def test_nothing_generated_changes_nothing_is_found(tmp_path: Path) -> None:
     assert "## Generated code" not in report.markdown(result)
 
 
-def test_a_head_no_binding_can_represent_is_a_note_and_adds_no_bump(tmp_path: Path) -> None:
+def test_a_head_no_binding_can_represent_is_one_source_finding(tmp_path: Path) -> None:
     tag = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://seq-io-spec.example/schemas/Tag.json",
@@ -147,13 +147,38 @@ def test_a_head_no_binding_can_represent_is_a_note_and_adds_no_bump(tmp_path: Pa
     }
     base, head = _head(tmp_path, {"Tag.json": tag})
     result = review(load_folder(base), load_folder(head))
-    assert result.code.changes == [] and "head" in result.code.problems
+    assert [(c.type_name, c.rule, c.bindings) for c in result.code.changes] == [
+        ("(generated code)", "code-unrepresentable", ("python", "ts", "go", "rust", "java", "cpp"))
+    ]
     assert any("the generators cannot represent the head's schemas" in note for note in result.notes)
+    assert result.verdict.required == "minor" and not result.verdict.passed
+    assert "code-unrepresentable" in report.markdown(result)
+    assert [f["rule"] for f in report.as_json(result)["generated_code"]] == ["code-unrepresentable"]
+    log = sarif.log(result)
+    assert "code-unrepresentable" in {r["ruleId"] for r in log["runs"][0]["results"]}
+    assert "code-unrepresentable" in workflow_commands.render(result)
+
+
+def test_a_base_no_binding_can_represent_adds_no_bump(tmp_path: Path) -> None:
+    tag = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://seq-io-spec.example/schemas/Tag.json",
+        "title": "Tag",
+        "type": "string",
+    }
+    head, base = _head(tmp_path, {"Tag.json": tag})
+    result = review(load_folder(base), load_folder(head))
+    assert result.code.changes == [] and "base" in result.code.problems
     assert not any("generated" in reason for reason in result.verdict.reasons)
 
 
 def test_source_is_its_own_level_and_bumps_as_far_as_a_break() -> None:
-    assert {rule for rule, r in RULES.items() if r.source} == {"code-renamed", "code-moved", "code-retyped"}
+    assert {rule for rule, r in RULES.items() if r.source} == {
+        "code-renamed",
+        "code-moved",
+        "code-retyped",
+        "code-unrepresentable",
+    }
     change = make("code-retyped", "Camera", ("width",), "int64 → Number")
     assert change.level == "source"
     assert gate.required_bump("0.5.25", [], 0, source=True) == "minor"

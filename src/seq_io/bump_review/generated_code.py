@@ -66,6 +66,8 @@ RULE_OF = {
     "field": "code-retyped",
 }
 """The kind of fact that changed → the rule of spec/compatibility.md that classifies it."""
+UNREPRESENTABLE = "(generated code)"
+"""The place of a `code-unrepresentable` finding: the head as a whole, the binding model naming no type."""
 MAX_DEPTH = 32
 Expr = dict[str, Any]
 Named = dict[str, Any]
@@ -352,6 +354,8 @@ def compare(base: SpecData, head: SpecData) -> CodeAxis:
             sides.append(facts(spec))
         except (ValueError, KeyError) as error:
             axis.problems[label] = f"the generators cannot represent the {label}'s schemas: {error}"
+    if "head" in axis.problems and "base" not in axis.problems:
+        axis.changes.append(CodeChange(UNREPRESENTABLE, (), "code-unrepresentable", BINDINGS, axis.problems["head"]))
     if axis.problems:
         return axis
     grouped: dict[tuple[str, Location, str], dict[str, list[str]]] = {}

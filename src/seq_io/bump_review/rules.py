@@ -114,6 +114,9 @@ RULES: dict[str, Rule] = {
     "code-retyped": Rule(False, False, False,
         "A field's generated type changes in some binding (integer → number + multipleOf 1: int → float):"
         " source that reads or sets it breaks.", source=True),
+    "code-unrepresentable": Rule(False, False, False,
+        "The head's schemas hold what the bindings' generators cannot represent, where the base's they could:"
+        " no SDK can be generated from the head.", source=True),
     "via-reference": Rule(False, False, False,
         "A type that contains a changed type: it inherits that type's changes, counted once, at the type "
         "that changed."),
