@@ -8,6 +8,11 @@ that direction, in the vector's own type or in a type it contains (Camera inside
 refusal no change explains is a gap in the classifier, and the gate counts it as a break. Both versions are
 validated with the reference validator built on their own spec folder (which types the result with the generated
 models only when the folder's schemas are the repository's own, so a model never judges another version).
+
+Before crossing, each version's vectors are checked against that version's own rules: a case declared valid that
+they refuse, or declared refused that they accept, is a `Contradiction`. Crossing such a version would measure the
+classifier against vectors that are wrong, so a contradiction in the head fails the gate on its own (one in the
+base, a release already made, is listed).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from seq_io.reference.validation_cases import instance_text
 from seq_io.reference.wire import parse_json_text
 
 Direction = Literal["old-readers", "new-readers"]
+Side = Literal["base", "head"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,25 @@ class Finding:
         return bool(self.unexplained)
 
 
+@dataclass(frozen=True)
+class Contradiction:
+    """A validation case its own version's schemas and rules decide otherwise: declared valid and refused
+    (`found` lists the refusals), or declared refused and accepted."""
+
+    side: Side
+    label: str
+    case_id: str
+    type_name: str
+    declared: str
+    found: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.case_id} ({self.type_name}) is declared {self.declared}, and the {self.side}'s own rules "
+            f"{self.found}"
+        )
+
+
 @dataclass
 class Backstop:
     """What crossing the vectors showed."""
@@ -50,12 +75,21 @@ class Backstop:
     checked: dict[Direction, int] = field(default_factory=lambda: {"old-readers": 0, "new-readers": 0})
     findings: list[Finding] = field(default_factory=list)
     not_checked: dict[str, int] = field(default_factory=dict)
-    own_refusals: list[str] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
     @property
     def gaps(self) -> list[Finding]:
         return [f for f in self.findings if f.gap]
+
+    @property
+    def own_refusals(self) -> list[str]:
+        """`label: case id` of each valid case its own version refuses."""
+        return [f"{c.label}: {c.case_id}" for c in self.contradictions if c.declared == "valid"]
+
+    def contradicting(self, side: Side) -> list[Contradiction]:
+        """The cases a version declares one way and its own rules decide the other."""
+        return [c for c in self.contradictions if c.side == side]
 
     def evidence(self, change: Change) -> list[str]:
         """The cases whose refusal this change explains."""
@@ -69,8 +103,9 @@ class ValidCase:
     text: str
 
 
-def valid_cases(snapshot: Snapshot, problems: list[str]) -> Iterator[ValidCase]:
-    """The cases a version's validation vectors declare valid (unreadable files go to `problems`)."""
+def valid_cases(snapshot: Snapshot, problems: list[str], valid: bool = True) -> Iterator[ValidCase]:
+    """The cases a version's validation vectors declare valid (or, `valid` False, refused); unreadable files go to
+    `problems`."""
     if snapshot.vectors_root is None:
         return
     files, found = suite(snapshot.vectors_root)
@@ -78,7 +113,7 @@ def valid_cases(snapshot: Snapshot, problems: list[str]) -> Iterator[ValidCase]:
     for vector_file in files:
         if vector_file.kind == "validation":
             for case in vector_file.cases:
-                if case.data["valid"]:
+                if case.data["valid"] is valid:
                     yield ValidCase(case.id, str(vector_file.doc["type"]), instance_text(case.data))
 
 
@@ -152,17 +187,33 @@ def _cross(diff: Diff, result: Backstop, case: ValidCase, reader: Snapshot, dire
     )
 
 
+def _accepted_refusals(snapshot: Snapshot, side: Side, result: Backstop) -> None:
+    """Each case a version declares refused that its own rules accept (a case of a type the version lacks is
+    refused by it, so never contradicts it)."""
+    for case in valid_cases(snapshot, result.problems, valid=False):
+        if case.type_name in snapshot.spec.schemas and not _refusals(snapshot, case):
+            result.contradictions.append(
+                Contradiction(side, snapshot.label, case.case_id, case.type_name, "refused", "accept it")
+            )
+
+
 def run(diff: Diff, base: Snapshot, head: Snapshot) -> Backstop:
-    """Validate each side's valid vectors under the other side and explain every refusal."""
+    """Validate each side's valid vectors under the other side and explain every refusal; check each side's
+    vectors against its own rules."""
     result = Backstop()
-    crossings: tuple[tuple[Snapshot, Snapshot, Direction], ...] = (
-        (base, head, "new-readers"),
-        (head, base, "old-readers"),
+    crossings: tuple[tuple[Snapshot, Snapshot, Direction, Side], ...] = (
+        (base, head, "new-readers", "base"),
+        (head, base, "old-readers", "head"),
     )
-    for writer, reader, direction in crossings:
+    for writer, reader, direction, side in crossings:
+        _accepted_refusals(writer, side, result)
         for case in valid_cases(writer, result.problems):
-            if _refusals(writer, case):
-                result.own_refusals.append(f"{writer.label}: {case.case_id}")
+            own = _refusals(writer, case)
+            if own:
+                found = "refuse it at " + ", ".join(f"{path} [{rule}]" for path, rule in own)
+                result.contradictions.append(
+                    Contradiction(side, writer.label, case.case_id, case.type_name, "valid", found)
+                )
             elif case.type_name not in reader.spec.schemas:
                 result.not_checked[case.type_name] = result.not_checked.get(case.type_name, 0) + 1
             else:

@@ -6,7 +6,9 @@ breaking change needs the minor number to move and any other change to what is a
 patch; from 1.0 on, breaking needs major and compatible needs minor; a change to the generated code (level
 `source`, rules `code-…`) needs what a breaking one does. Editorial changes need nothing. The
 version that moved must have a `## X.Y.Z` entry in the head's CHANGELOG.md. A classifier gap counts as
-breaking in its direction: the gate never passes because the classifier looked away.
+breaking in its direction: the gate never passes because the classifier looked away. A head whose own vectors its
+own rules contradict fails whatever its bump, and that reason comes first: every other verdict is measured with
+those vectors, and a reviewer fixes the contradiction before anything else.
 """
 
 from __future__ import annotations
@@ -71,6 +73,16 @@ def next_version(base: str, bump: Bump) -> str:
     }.get(bump, base)
 
 
+def _contradiction(backstop: Backstop) -> list[str]:
+    """The reason the head fails before any bump is weighed: its own vectors and its own rules disagree, so what
+    it declares is not what it specifies."""
+    found = backstop.contradicting("head")
+    if not found:
+        return []
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return [f"the head contradicts its own vectors: {len(found)} case(s), first {found[0]}{more}"]
+
+
 def judge(
     base: Snapshot,
     head: Snapshot,
@@ -85,7 +97,7 @@ def judge(
     source = bool(code and code.changes)
     required = required_bump(base.version, changes, len(backstop.gaps), source)
     actual = actual_bump(base.version, head.version)
-    reasons: list[str] = []
+    reasons = _contradiction(backstop)
     if actual == "downgrade":
         reasons.append(f"the contract version went down, {base.version} → {head.version}")
     elif RANK[actual] < RANK[required]:

@@ -6,7 +6,9 @@ cannot tell a rewording from a change of meaning in prose or in a rule row, so a
 A mark names a document section (`validation.md § Language-neutral decisions`), an id in backticks (a rule row,
 an `x-rule`, a normalization, a contract.json key such as `limits.STREAM_WAIT_S`) or a schema location
 (`Camera $.width`). A mark the data contradicts is not honoured: the change keeps its directions and the report
-says why; a mark naming nothing is reported.
+says why; a mark naming nothing is reported. A mark is refused outright on a behaviour change (a vector case whose
+expected result moved is one by definition) and on a section of a document while a case of a vector kind that
+document governs moved (behaviour.GOVERNED_BY): no reading of the prose can make a moved expectation editorial.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from seq_io.bump_review import behaviour
 from seq_io.bump_review.rules import Change, render_location
 from seq_io.bump_review.snapshot import Snapshot
 
@@ -78,10 +81,40 @@ def marks(head: Snapshot) -> list[Mark]:
     return found
 
 
+def _refusal(mark: Mark, change: Change, moved: dict[str, list[str]]) -> str | None:
+    """Why a mark that names `change` cannot be honoured whatever the reviewer read, or None: a case whose
+    expectation moved is a behaviour change by definition, and a document's section cannot be editorial while a
+    case of a kind that document governs moved (spec/compatibility.md, "Editorial marks")."""
+    if change.rule == behaviour.RULE:
+        return (
+            f"`{change.location[0].removeprefix('case ')}` is a case whose expected result moved; an expectation "
+            "that moved is a behaviour change by definition"
+        )
+    document = change.type_name.strip("()")
+    if change.location and change.location[0].startswith("§"):
+        cases = [case for kind in behaviour.GOVERNED_BY.get(document, ()) for case in moved.get(kind, [])]
+        if cases:
+            shown = ", ".join(f"`{case}`" for case in cases[:4]) + (f" (+{len(cases) - 4})" if len(cases) > 4 else "")
+            return (
+                f"{document} decides the expectations of its vector cases, and {len(cases)} of them moved "
+                f"({shown}): its prose did not change alone"
+            )
+    return None
+
+
+def _not_honoured(change: Change, mark: Mark, where: str, why: str) -> Change:
+    return dataclasses.replace(
+        change,
+        note=f"{change.note}; marked editorial ({where}: {mark.reason_for(change)}), but {why}: not "
+        "honoured".lstrip("; "),
+    )
+
+
 def apply(changes: list[Change], head: Snapshot) -> tuple[list[Change], list[str]]:
-    """The changes with the marked ones made editorial, and a sentence for each mark that names nothing or that
-    the evidence contradicts."""
+    """The changes with the marked ones made editorial, and a sentence for each mark that names nothing, that
+    the evidence contradicts or that marks a behaviour change."""
     listed = marks(head)
+    moved = behaviour.moved_kinds(changes)
     used: set[Mark] = set()
     out: list[Change] = []
     problems: list[str] = []
@@ -93,15 +126,13 @@ def apply(changes: list[Change], head: Snapshot) -> tuple[list[Change], list[str
             continue
         used.add(mark)
         where = f"CHANGELOG.md, entry {head.version}"
+        refused = _refusal(mark, change, moved)
+        if refused is not None:
+            out.append(_not_honoured(change, mark, where, refused))
+            problems.append(f"the editorial mark `{mark.target}` is not honoured: {refused}")
+            continue
         if change.evidence:
-            out.append(
-                dataclasses.replace(
-                    change,
-                    note=f"{change.note}; marked editorial ({where}: "
-                    f"{mark.reason_for(change)}), but a witness shows it breaks: not "
-                    "honoured".lstrip("; "),
-                )
-            )
+            out.append(_not_honoured(change, mark, where, "a witness shows it breaks"))
             problems.append(f"the editorial mark `{mark.target}` is not honoured: {change.evidence[0]}")
             continue
         out.append(

@@ -3,9 +3,10 @@ behaviour diff, the limits that disagree with the schemas, and the gate.
 
 Every finding gets its fingerprint here (`fingerprint`), and the head's accept list (`accept`) is applied here:
 an accepted change stays in every report, marked accepted with its reason, and is left out of what the gate
-counts. The parts are computed here in one place, in the order each needs the previous one (the marks reclassify
-changes before the backstop explains refusals by them, the gate counts the backstop's gaps and the head's limit
-disagreements), so the Markdown and JSON reports are two renderings of the same object and can never disagree.
+counts. The parts are computed here in one place, in the order each needs the previous one (the cases whose
+expected result moved join the classified changes, the marks reclassify changes before the backstop explains
+refusals by them, the gate counts the backstop's gaps and contradictions and the head's limit disagreements), so
+the Markdown and JSON reports are two renderings of the same object and can never disagree.
 """
 
 from __future__ import annotations
@@ -73,9 +74,9 @@ def review(base: Snapshot, head: Snapshot, today: datetime.date | None = None) -
     accept_list = accept.load(head)
     named = renames.as_head_names(base, head)
     diff = schema_diff.diff(named, head)
-    diff.changes, mark_problems = marks.apply(diff.changes, head)
-    crossed = backstop.run(diff, base, head)
     moved = behaviour.compare(base, head)
+    diff.changes, mark_problems = marks.apply([*diff.changes, *behaviour.as_changes(moved)], head)
+    crossed = backstop.run(diff, base, head)
     found = {"base": limits.disagreements(base.spec), "head": limits.disagreements(head.spec)}
     code = generated_code.compare(base.spec, head.spec)
     prints = {c: fingerprint.of_change(c, named, head) for c in diff.changes}

@@ -117,6 +117,10 @@ RULES: dict[str, Rule] = {
     "code-unrepresentable": Rule(False, False, False,
         "The head's schemas hold what the bindings' generators cannot represent, where the base's they could:"
         " no SDK can be generated from the head.", source=True),
+    "behaviour-changed": Rule(True, True, False,
+        "A case both versions carry expects something else: breaking, both ways unless a validation case's"
+        " acceptance flipped (valid → refused breaks new readers of old data, refused → valid old readers of new"
+        " data)."),
     "via-reference": Rule(False, False, False,
         "A type that contains a changed type: it inherits that type's changes, counted once, at the type "
         "that changed."),
@@ -181,8 +185,8 @@ def make(
 
 def render_location(location: Location) -> str:
     """`("cameras", "*", "codec")` → `$.cameras.*.codec`; `("at", "[]")` → `$.at[]`; a document section
-    `("§ Heading",)` as it is."""
-    if len(location) == 1 and location[0].startswith("§"):
+    `("§ Heading",)` and a vector case `("case str-act-0001",)` as they are."""
+    if len(location) == 1 and location[0].startswith(("§", "case ")):
         return location[0]
     out = "$"
     for part in location:

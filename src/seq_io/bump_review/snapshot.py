@@ -17,7 +17,9 @@ without passing through a property or an item (which no validator could evaluate
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
+import hashlib
 import io
 import json
 import re
@@ -33,7 +35,7 @@ from typing import Any
 from seq_io import locate
 from seq_io.reference.spec_data import SpecData, SpecError, load_spec
 from seq_io.reference.typed_walk import SchemaSet
-from seq_io.vectors import Problem, VectorFile, load_suite, vector_paths
+from seq_io.vectors import Problem, VectorFile, load_vector_file, relative, vector_paths
 
 GIT_TIMEOUT_S = 60.0
 MAX_SCHEMA_DEPTH = 100
@@ -92,7 +94,41 @@ def suite(root: Path) -> tuple[list[VectorFile], list[Problem]]:
 
 @functools.lru_cache(maxsize=8)
 def _suite(root: Path, signature: tuple[tuple[str, int, int], ...]) -> tuple[list[VectorFile], list[Problem]]:
-    return load_suite(root)
+    files: list[VectorFile] = []
+    problems: list[Problem] = []
+    for path in vector_paths(root):
+        vector_file, found = _vector_file(path)
+        problems.extend(found)
+        if vector_file is not None:
+            files.append(vector_file)
+    return files, problems
+
+
+_BY_CONTENT: dict[str, VectorFile] = {}
+MAX_CACHED_FILES = 4096
+"""Vector files kept parsed by content: a review reads two versions whose files are mostly the same bytes (the
+base and the head of one change), and strict loading with the shape check is most of a review's time."""
+
+
+def _vector_file(path: Path) -> tuple[VectorFile | None, list[Problem]]:
+    """One vector file, parsed once per content: a file with the bytes of one already read is that file again,
+    with its own path (problems are never cached, so they always name the file they are in)."""
+    try:
+        key = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return load_vector_file(path)
+    cached = _BY_CONTENT.get(key)
+    if cached is None:
+        vector_file, found = load_vector_file(path)
+        if vector_file is None:
+            return None, found
+        if len(_BY_CONTENT) >= MAX_CACHED_FILES:
+            _BY_CONTENT.clear()
+        _BY_CONTENT[key] = cached = vector_file
+    if cached.path == path:
+        return cached, []
+    name = relative(path)
+    return VectorFile(path, cached.loaded, [dataclasses.replace(case, file=name) for case in cached.cases]), []
 
 
 def rule_tables(markdown: str) -> dict[str, dict[str, str]]:
