@@ -222,23 +222,18 @@ def _direction(before: Expectation, after: Expectation) -> tuple[bool, bool, str
     same_question = json_equal(before.question, after.question)
     if before.kind == "validation" and same_question and before.answer["valid"] != after.answer["valid"]:
         if before.answer["valid"]:
-            return False, True, (
-                f"the same instance was valid and is now {after.summary}: new readers refuse data old readers "
-                "accepted (a behaviour change)"
+            why = (
+                f"the same instance was valid and is now {after.summary}: new readers refuse data old readers accepted"
             )
-        return True, False, (
-            f"the same instance was {before.summary} and is now valid: old readers refuse data new readers "
-            "accept (a behaviour change)"
-        )
+            return False, True, why + " (a behaviour change)"
+        why = f"the same instance was {before.summary} and is now valid: old readers refuse data new readers accept"
+        return True, False, why + " (a behaviour change)"
     if not same_question:
-        return True, True, (
-            "the case asks another question under the same id (a case id names one case for ever): a behaviour "
-            "change; which readers it breaks is undecided, so both"
-        )
-    return True, True, (
-        f"the expected result of a {before.kind} case moved: a behaviour change; which readers it breaks is "
-        "undecided (the review cannot run the two versions' implementations), so both"
-    )
+        why = "the case asks another question under the same id (a case id names one case for ever)"
+    else:
+        why = f"the expected result of a {before.kind} case moved"
+    undecided = "which readers it breaks is undecided (the review cannot run the two versions' implementations)"
+    return True, True, f"{why}: a behaviour change; {undecided}, so both"
 
 
 def _changed(before: Expectation, after: Expectation) -> CaseChange:

@@ -103,11 +103,8 @@ def _refusal(mark: Mark, change: Change, moved: dict[str, list[str]]) -> str | N
 
 
 def _not_honoured(change: Change, mark: Mark, where: str, why: str) -> Change:
-    return dataclasses.replace(
-        change,
-        note=f"{change.note}; marked editorial ({where}: {mark.reason_for(change)}), but {why}: not "
-        "honoured".lstrip("; "),
-    )
+    said = f"marked editorial ({where}: {mark.reason_for(change)}), but {why}: not honoured"
+    return dataclasses.replace(change, note=f"{change.note}; {said}" if change.note else said)
 
 
 def apply(changes: list[Change], head: Snapshot) -> tuple[list[Change], list[str]]:
