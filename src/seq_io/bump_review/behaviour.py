@@ -80,11 +80,11 @@ class Difference:
     in_head: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CaseChange:
     """A case id whose case moved: `before`/`after` are one-line summaries, `base`/`head` the cases in full
     (None on the side that lacks the id), `differences` every differing path (at most MAX_DIFFERENCES of
-    `differences_total`)."""
+    `differences_total`). Compared by identity: it holds JSON values, and a review keys its fingerprints by it."""
 
     case_id: str
     kind: str
@@ -147,13 +147,38 @@ def _validation(case: vectors.Case, type_name_: str) -> Expectation:
     return Expectation(case.id, "validation", type_name_, question, answer, summary, value, case.file, case.line)
 
 
+def _without_expect(value: Any) -> Any:
+    """A case with every `expect` member taken out, at any depth: what it asks (a stream or uploader case expects
+    something after each of its operations or events, the other kinds once)."""
+    if isinstance(value, dict):
+        return {k: _without_expect(v) for k, v in value.items() if k != "expect"}
+    if isinstance(value, list):
+        return [_without_expect(item) for item in value]
+    return value
+
+
+def _expects(value: Any, parts: tuple[str | int, ...] = ()) -> Iterator[tuple[str, Any]]:
+    """Each `expect` member of a case, at any depth, with its JSON path: what it is expected to answer."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "expect":
+                yield json_path((*parts, key)), item
+            else:
+                yield from _expects(item, (*parts, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _expects(item, (*parts, index))
+
+
 def _other(case: vectors.Case, kind: str) -> Expectation:
     context = {k: v for k, v in case.group.items() if k not in _NOT_CONTEXT}
     expectation = {k: v for k, v in case.data.items() if k not in _NOT_EXPECTATIONS}
-    question = {"group": context, "input": {k: v for k, v in expectation.items() if k != "expect"}}
-    answer = expectation.get("expect", expectation)
     value = {"group": context, **expectation} if context else expectation
-    return Expectation(case.id, kind, type_name(kind), question, answer, _short(answer), value, case.file, case.line)
+    answer = dict(_expects(expectation))
+    summary = _short(answer["$.expect"]) if list(answer) == ["$.expect"] else f"{len(answer)} expectation(s)"
+    return Expectation(
+        case.id, kind, type_name(kind), _without_expect(value), answer, summary, value, case.file, case.line
+    )
 
 
 def expectations(root: Path | None, label: str, problems: list[str]) -> dict[str, Expectation]:

@@ -14,9 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from seq_io.bump_review import behaviour, behaviour_report
 from seq_io.bump_review.accept import Entry
 from seq_io.bump_review.backstop import Finding
-from seq_io.bump_review.behaviour import CaseChange
 from seq_io.bump_review.review import Review
 from seq_io.bump_review.rules import Change, render_location
 from seq_io.bump_review.snapshot import Snapshot
@@ -57,6 +57,7 @@ def _status(r: Review, name: str, changes: list[Change]) -> str:
 def summary_rows(r: Review) -> list[Row]:
     names = sorted({*r.base.spec.schemas, *r.head.spec.schemas})
     names += sorted({c.type_name for c in r.diff.changes} - set(names))
+    names += sorted({m.subject for m in r.behaviour.changes} - set(names))
     rows = []
     for name in names:
         changes = r.diff.for_type(name)
@@ -170,9 +171,8 @@ def _editorial(c: Change) -> str:
 def _type_details(r: Review, name: str) -> list[str]:
     changes = r.diff.for_type(name)
     via = [v for v in r.diff.via if v.type_name == name]
-    moved = [m for m in r.behaviour.changes if m.subject == name]
     gaps = [f for f in r.backstop.findings if f.type_name == name and f.gap]
-    if not (changes or via or moved or gaps):
+    if not (changes or via or gaps):
         return []
     lines = [f"### {name}", ""]
     if changes:
@@ -205,7 +205,6 @@ def _type_details(r: Review, name: str) -> list[str]:
     ]
     if via or gaps:
         lines.append("")
-    lines += _moved(r, moved)
     return lines
 
 
@@ -215,30 +214,6 @@ def _gap_direction(finding: Finding) -> str:
         if finding.direction == "old-readers"
         else "valid old data refused by the new version"
     )
-
-
-def _moved(r: Review, moved: list[CaseChange]) -> list[str]:
-    changed = [m for m in moved if m.movement == "changed"]
-    lines = []
-    if changed:
-        lines += [
-            f"Vectors whose expected result changed ({len(changed)}):",
-            "",
-            f"| case | {r.base.version} | {r.head.version} | fingerprint |",
-            "|---|---|---|---|",
-        ]
-        lines += [
-            f"| {m.case_id} | {_cell(m.before)} | {_cell(m.after)} | `{r.case_fingerprints.get(m, '')}`"
-            + _cell(_accepted_note(r.accepted.get(r.case_fingerprints.get(m, "")), r.accept_list.file))
-            + " |"
-            for m in changed
-        ]
-        lines.append("")
-    for movement, limit in (("appeared", 8), ("disappeared", len(moved))):
-        ids = [m.case_id for m in moved if m.movement == movement]
-        if ids:
-            lines += [f"Vectors that {movement} ({len(ids)}): {_ids(ids, limit)}", ""]
-    return lines
 
 
 def _side(snapshot: Snapshot) -> str:
@@ -272,11 +247,12 @@ def _backstop(r: Review) -> list[str]:
             "- not crossed, the type exists on one side only: "
             + ", ".join(f"{name} ({count})" for name, count in sorted(b.not_checked.items()))
         )
-    if b.own_refusals:
-        lines.append(
-            "- valid vectors their own version refuses (the snapshot is inconsistent): " + ", ".join(b.own_refusals)
-        )
-    breaking_unshown = [c for c in r.diff.changes if c.level == "breaking" and not c.meaning_only and not b.evidence(c)]
+    lines += behaviour_report.contradiction_lines(r)
+    breaking_unshown = [
+        c
+        for c in r.diff.changes
+        if c.level == "breaking" and not c.meaning_only and c.rule != behaviour.RULE and not b.evidence(c)
+    ]
     if breaking_unshown:
         lines.append(
             f"- breaking changes no vector demonstrates (predicted by the rules only): {len(breaking_unshown)}"
@@ -325,6 +301,7 @@ def markdown(r: Review) -> str:
     for row in summary_rows(r):
         lines += _type_details(r, row.type_name)
     lines += _generated_code(r)
+    lines += behaviour_report.markdown(r)
     lines += _backstop(r)
     lines += _limits(r)
     if r.behaviour.kinds_on_one_side:
@@ -370,6 +347,15 @@ def _entry_json(entry: Entry | None) -> dict[str, Any] | None:
         "expires": None if entry.expires is None else entry.expires.isoformat(),
         "version": entry.version,
     }
+
+
+def _behaviour_json(r: Review) -> dict[str, Any]:
+    """behaviour_report's member, each case with its fingerprint and the accept-list entry that accepts it."""
+    out = behaviour_report.as_json(r)
+    for moved, item in zip(r.behaviour.changes, out["changes"], strict=True):
+        fingerprint = r.case_fingerprints.get(moved, "")
+        item.update(fingerprint=fingerprint, accepted=_entry_json(r.accepted.get(fingerprint)))
+    return out
 
 
 def as_json(r: Review) -> dict[str, Any]:
@@ -428,6 +414,7 @@ def as_json(r: Review) -> dict[str, Any]:
             "checked": r.backstop.checked,
             "not_checked": r.backstop.not_checked,
             "own_refusals": r.backstop.own_refusals,
+            "contradictions": behaviour_report.contradictions_json(r),
             "findings": [
                 {
                     "case": f.case_id,
@@ -441,23 +428,7 @@ def as_json(r: Review) -> dict[str, Any]:
                 for f in r.backstop.findings
             ],
         },
-        "behaviour": {
-            "compared": r.behaviour.compared,
-            "kinds_on_one_side": r.behaviour.kinds_on_one_side,
-            "changes": [
-                {
-                    "case": m.case_id,
-                    "kind": m.kind,
-                    "subject": m.subject,
-                    "movement": m.movement,
-                    "before": m.before,
-                    "after": m.after,
-                    "fingerprint": r.case_fingerprints.get(m, ""),
-                    "accepted": _entry_json(r.accepted.get(r.case_fingerprints.get(m, ""))),
-                }
-                for m in r.behaviour.changes
-            ],
-        },
+        "behaviour": _behaviour_json(r),
         "accept_list": {
             "file": r.accept_list.file,
             "present": r.accept_list.present,
