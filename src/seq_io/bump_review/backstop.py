@@ -10,7 +10,9 @@ validated with the reference validator built on their own spec folder (which typ
 models only when the folder's schemas are the repository's own, so a model never judges another version).
 
 Before crossing, each version's vectors are checked against that version's own rules: a case declared valid that
-they refuse, or declared refused that they accept, is a `Contradiction`. Crossing such a version would measure the
+they refuse, or declared refused that they accept, is a `Contradiction` (a case of a type the version does not
+have is not checked: after a type is renamed, its vectors may still carry the old name, which the vectors' own lint
+reports). Crossing such a version would measure the
 classifier against vectors that are wrong, so a contradiction in the head fails the gate on its own (one in the
 base, a release already made, is listed).
 """
@@ -208,6 +210,9 @@ def run(diff: Diff, base: Snapshot, head: Snapshot) -> Backstop:
     for writer, reader, direction, side in crossings:
         _accepted_refusals(writer, side, result)
         for case in valid_cases(writer, result.problems):
+            if case.type_name not in writer.spec.schemas:  # its type is the other side's only: nothing to check
+                result.not_checked[case.type_name] = result.not_checked.get(case.type_name, 0) + 1
+                continue
             own = _refusals(writer, case)
             if own:
                 found = "refuse it at " + ", ".join(f"{path} [{rule}]" for path, rule in own)

@@ -34,7 +34,8 @@ def _breaks(change: CaseChange) -> str:
     return f"{old} old readers of new data, {new} new readers of old data"
 
 
-def _differences(change: CaseChange) -> list[str]:
+def difference_lines(change: CaseChange) -> list[str]:
+    """A changed case's differing JSON paths as a table, base and head side by side, with a line when cut."""
     lines = [
         f"{change.differences_total} differing JSON path(s):",
         "",
@@ -69,7 +70,7 @@ def _changed(r: Review, change: CaseChange) -> list[str]:
         *([f"- {change.before} → {change.after}"] if change.kind == "validation" else []),
         f"- {_breaks(change)}: {change.note}",
         "",
-        *_differences(change),
+        *difference_lines(change),
         "base:",
         "",
         "```json",
