@@ -344,3 +344,10 @@ def test_every_kind_the_repository_has_is_governed_or_known() -> None:
     governed = {kind for kinds in behaviour.GOVERNED_BY.values() for kind in kinds}
     folders = {kind.replace("-", "_") for kind in _kinds(REPO_ROOT)}
     assert folders == governed
+
+
+def test_a_vector_of_a_type_its_version_lacks_is_not_a_contradiction(base: Path, tmp_path: Path) -> None:
+    head = head_of(base, tmp_path, [("schemas/Episodes.json", '"title": "Episodes"', '"title": "EpisodeMode"')])
+    r = run(base, head)
+    assert r.backstop.contradicting("head") == [] and r.backstop.not_checked["Episodes"] > 0
+    assert not any("contradicts" in reason for reason in r.verdict.reasons)
