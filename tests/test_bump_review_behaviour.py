@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from seq_io.bump_review import behaviour, behaviour_report, main, report
+from seq_io.bump_review import behaviour, behaviour_report, findings, main, report
+from seq_io.bump_review.accept import FILE_NAME
 from seq_io.bump_review.behaviour import CaseChange, differences, json_path
 from seq_io.bump_review.review import Review, review
 from seq_io.bump_review.snapshot import load_folder
@@ -351,3 +352,21 @@ def test_a_vector_of_a_type_its_version_lacks_is_not_a_contradiction(base: Path,
     r = run(base, head)
     assert r.backstop.contradicting("head") == [] and r.backstop.not_checked["Episodes"] > 0
     assert not any("contradicts" in reason for reason in r.verdict.reasons)
+
+
+def test_a_behaviour_change_is_one_finding_whose_fingerprint_an_entry_accepts(base: Path, tmp_path: Path) -> None:
+    r = run(base, head_of(base, tmp_path / "plain", [(ACT, *HANDED)]))
+    (change,) = [c for c in r.diff.changes if c.rule == behaviour.RULE]
+    (moved,) = [m for m in r.behaviour.changes if m.case_id == "str-act-0001"]
+    fingerprint = r.fingerprints[change]
+    assert fingerprint == r.case_fingerprints[moved]
+    (item,) = [i for i in findings.items(r) if "str-act-0001" in i.title]
+    assert item.level == "error" and item.place is not None and item.place.file.endswith("stream/act.yaml")
+    assert f"fingerprint `{fingerprint}`" in report.markdown(r)
+    head = head_of(base, tmp_path / "accepted", [(ACT, *HANDED)])
+    entry = f'accepted:\n  - fingerprint: "{fingerprint}"\n    reason: "Intended."\n    approved_by: "@owners"\n'
+    (head / FILE_NAME).write_text(entry, encoding="utf-8")
+    accepted = run(base, head)
+    assert (accepted.verdict.required, accepted.verdict.passed) == ("none", True)
+    (moved_json,) = [m for m in report.as_json(accepted)["behaviour"]["changes"] if m["case"] == "str-act-0001"]
+    assert moved_json["fingerprint"] == fingerprint and moved_json["accepted"]["reason"] == "Intended."

@@ -345,13 +345,18 @@ def as_changes(found: Behaviour) -> list[rules.Change]:
     ]
 
 
+def case_id(change: rules.Change) -> str:
+    """The case a behaviour change is about."""
+    return change.location[0].removeprefix("case ")
+
+
 def moved_kinds(changes: list[rules.Change]) -> dict[str, list[str]]:
     """Vector kind → the ids of its cases whose expectation changed, read from classified changes."""
     out: dict[str, list[str]] = {}
     for change in changes:
         if change.rule == RULE:
             kind = change.type_name.removeprefix("(").removesuffix(" vectors)")
-            out.setdefault(kind, []).append(change.location[0].removeprefix("case "))
+            out.setdefault(kind, []).append(case_id(change))
     return out
 
 

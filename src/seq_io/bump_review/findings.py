@@ -5,9 +5,9 @@ WHY one list: the level of a finding (error, warning, note) and its place are de
 annotations in a pull request, the SARIF file a code-scanning tool reads and the Markdown report can never
 disagree on what failed. Levels: a breaking change or a generated-code finding no accept-list entry accepts is
 an error when the gate refuses the change and a warning when the version moved far enough for it; a classifier
-gap is an error (it fails the gate); a case whose expectation changed and an accept-list entry that accepts
-nothing are warnings; compatible, editorial and accepted findings, and cases that appeared or disappeared, are
-notes.
+gap is an error (it fails the gate); a case whose expectation changed is a breaking change too, one item read at
+its vector file's line; an accept-list entry that accepts nothing is a warning; compatible, editorial and
+accepted findings, and cases that appeared or disappeared, are notes.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from seq_io.bump_review import behaviour
 from seq_io.bump_review.accept import Entry
 from seq_io.bump_review.behaviour import CaseChange
 from seq_io.bump_review.generated_code import CodeChange
@@ -92,7 +93,9 @@ def _case_places(snapshot: Snapshot) -> dict[str, Place]:
 def _case_item(r: Review, moved: CaseChange, places: dict[str, Place]) -> Item:
     fingerprint = r.case_fingerprints[moved]
     entry = r.accepted.get(fingerprint)
-    level: Level = "warning" if moved.movement == "changed" and entry is None else "note"
+    level: Level = "note"
+    if moved.movement == "changed" and entry is None:  # a behaviour change: breaking (spec/compatibility.md)
+        level = "warning" if r.verdict.passed else "error"
     message = f"{moved.kind} case {moved.case_id} {moved.movement}: {moved.before} → {moved.after}"
     if entry is not None:
         message += (
@@ -136,7 +139,7 @@ def _accepted(r: Review, entry: Entry) -> str:
 def items(r: Review) -> list[Item]:
     """Every finding of the review, in report order: changes, generated-code findings, moved cases, classifier
     gaps, accept warnings."""
-    found = [_change_item(r, c) for c in r.diff.changes]
+    found = [_change_item(r, c) for c in r.diff.changes if c.rule != behaviour.RULE]  # a case: its own item below
     found += [_code_item(r, c) for c in r.code.changes]
     places = _case_places(r.head)
     found += [_case_item(r, m, places) for m in r.behaviour.changes]

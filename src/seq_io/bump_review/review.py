@@ -82,6 +82,10 @@ def review(base: Snapshot, head: Snapshot, today: datetime.date | None = None) -
     prints = {c: fingerprint.of_change(c, named, head) for c in diff.changes}
     old, new = (behaviour.expectations(s.vectors_root, s.label, []) for s in (base, head))
     cases = {m: fingerprint.of_case(m, old, new) for m in moved.changes}
+    by_case = {m.case_id: print_ for m, print_ in cases.items() if m.movement == "changed"}
+    for change in diff.changes:  # a behaviour change is one finding with its case: one fingerprint, one acceptance
+        if change.rule == behaviour.RULE:
+            prints[change] = by_case[behaviour.case_id(change)]
     gaps = {f: fingerprint.of_gap(f) for f in crossed.findings if f.gap}
     code_prints = {c: fingerprint.of_code(c, base, head) for c in code.changes}
     accepted, warnings = accept.judge(
