@@ -103,6 +103,9 @@ RULES: dict[str, Rule] = {
         " types says so in the changelog."),
     "document-removed": Rule(True, True, False,
         "A normative document only the base has: what it required is undecided, both ways."),
+    "description-values-changed": Rule(True, True, False,
+        "A description's values (a number, a quoted string, a code span) change: it may state another rule,"
+        " undecided both ways unless the changelog marks it editorial."),
     "annotation-changed": Rule(False, False, False,
         "Descriptions, deprecation marks, formats, limit names: no effect on what is accepted or generated."),
     "code-renamed": Rule(False, False, False,

@@ -301,7 +301,9 @@ class _Walk:
             old, new = before.get(key, _MISSING), after.get(key, _MISSING)
             if _same(old, new):
                 continue
-            if isinstance(old, list) and isinstance(new, list):
+            if key == "description":
+                self._description(type_name, location, old, new)
+            elif isinstance(old, list) and isinstance(new, list):
                 gained = [v for v in new if v not in old]
                 lost = [v for v in old if v not in new]
                 what = (
@@ -318,6 +320,30 @@ class _Walk:
                 self.emit("annotation-changed", type_name, location, f"`{key}` {what}")
             else:
                 self.emit("annotation-changed", type_name, location, f"`{key}`: {_short(old)} → {_short(new)}")
+
+    def _description(self, type_name: str, location: Location, old: Any, new: Any) -> None:
+        """A description whose values (numbers, quoted strings, code spans) change may state another rule ("null
+        means 95" → "75"): undecided, both ways, unless the changelog marks it editorial; any other edit is an
+        annotation."""
+        detail = f"`description`: {_short(old)} → {_short(new)}"
+        before, after = (prose.carried_values(v if isinstance(v, str) else "") for v in (old, new))
+        if before == after:
+            self.emit("annotation-changed", type_name, location, detail)
+            return
+        lost, gained = sorted((before - after).elements()), sorted((after - before).elements())
+        moved = "; ".join(
+            part
+            for part in (f"loses {', '.join(lost)}" if lost else "", f"gains {', '.join(gained)}" if gained else "")
+            if part
+        )
+        self.emit(
+            "description-values-changed",
+            type_name,
+            location,
+            detail,
+            note=f"undecided: the description's values changed ({moved}); the review cannot read prose, so both "
+            "directions are assumed; mark it editorial in the changelog if nothing accepted or meant changed",
+        )
 
     def _null(self, type_name: str, location: Location, b: View, h: View) -> None:
         before, after = _accepts_null(b), _accepts_null(h)
@@ -846,7 +872,19 @@ def _tables(walk: _Walk, common: set[str]) -> None:
             elif old[rule_id] != new[rule_id]:
                 detail = f"{label}: its text in validation.md changed"
                 found = relations.relation_change(old[rule_id], new[rule_id]) if kind == "rule" else None
-                if found is None:
+                if relations.same_statement(old[rule_id], new[rule_id]):
+                    walk.emit(
+                        f"{kind}-changed",
+                        owner,
+                        (),
+                        detail,
+                        old_readers=False,
+                        new_readers=False,
+                        editorial=True,
+                        note="the same words and comparisons, worded otherwise (comparison words are normalised, "
+                        "spec/compatibility.md): editorial",
+                    )
+                elif found is None:
                     walk.emit(
                         f"{kind}-changed",
                         owner,
