@@ -80,7 +80,9 @@ CHANGELOG_0_5_25: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("DeploymentPolicy episodes", [("DeploymentPolicy", "property-added-closed", "$.episodes", B, C)]),
     ("DeploymentPolicy streaming: no longer written, normalized with episodes, refused beside shared", [
         ("DeploymentPolicy", "normalization-added", "$", B, C),
-        ("DeploymentPolicy", "rule-added", "$", C, C)]),
+        ("DeploymentPolicy", "rule-added", "$", C, C),
+        # its description now states that rule (`true` means `episodes: "own"`): values changed, undecided
+        ("DeploymentPolicy", "description-values-changed", "$.streaming", B, B)]),
     ("DeploymentPolicy own_observations removed (breaks new readers of old records)",
      [("DeploymentPolicy", "property-removed-closed", "$.own_observations", C, B)]),
     ("DeploymentPolicy own_actions removed",
@@ -88,7 +90,9 @@ CHANGELOG_0_5_25: list[tuple[str, list[tuple[str, str, str, bool, bool]]]] = [
     ("DeploymentPolicy observations, actions, tensors (a 0.5.23 reader refuses a 0.5.25 dump)", [
         ("DeploymentPolicy", "property-added-closed", "$.observations", B, C),
         ("DeploymentPolicy", "property-added-closed", "$.actions", B, C),
-        ("DeploymentPolicy", "property-added-closed", "$.tensors", B, C)]),
+        ("DeploymentPolicy", "property-added-closed", "$.tensors", B, C),
+        # the type's description names the new members in code spans: values changed, undecided
+        ("DeploymentPolicy", "description-values-changed", "$", B, B)]),
     ("DeploymentPolicy own-I/O exclusivity rule keeps its shape over the new fields",
      [("DeploymentPolicy", "rule-changed", "$", C, C)]),
     ("SeqFlags SAMPLE", [("SeqFlags", "enum-values-added", "$", B, C)]),
@@ -342,7 +346,8 @@ def test_make_bump_review_prints_the_report_and_writes_both_files(
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert data["gate"]["passed"] is False and data["head"]["version"] == "0.5.25"
     rows = {row["type"]: row for row in data["summary"]}
-    assert rows["DeploymentPolicy"]["breaks_new_readers_of_old_data"] == 3  # 2 removed properties, param-name
+    # 2 removed properties, param-name, 2 descriptions whose values changed
+    assert rows["DeploymentPolicy"]["breaks_new_readers_of_old_data"] == 5
     assert rows["SecretRef"]["status"] == "unchanged" and rows["Lease"]["status"] == "edited"  # x-limits only
     assert rows["Stream"]["status"] == "added"
     assert all(f["unexplained"] == [] for f in data["backstop"]["findings"])
@@ -482,6 +487,8 @@ PAIRS: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any], tuple[str
      ("(stream.md)", "§ Stream", C, C)),
     ("document-removed", {"A": obj({})}, {"A": obj({})}, {"base": {"documents": {"stream.md": "# Stream\n\nOld.\n"}}},
      ("(stream.md)", "§ Stream", B, B)),
+    ("description-values-changed", {"A": obj({"x": {**INT, "description": "Null means 95."}})},
+     {"A": obj({"x": {**INT, "description": "Null means 75."}})}, {}, ("A", "$.x", B, B)),
     ("annotation-changed", {"A": obj({"x": {**INT, "description": "old"}})},
      {"A": obj({"x": {**INT, "description": "new"}})}, {}, ("A", "$.x", C, C)),
 ]

@@ -52,9 +52,8 @@ def carried_values(text: str) -> Counter[str]:
 
 
 def sections(text: str) -> dict[str, list[str]]:
-    """`§ heading` → the section's lines (without the rule rows of validation.md's tables, and without blank
-    lines at its ends); the text before the first heading is `§ (start)`. A heading used twice gets its position:
-    `§ Examples (2)`."""
+    """`§ heading` → the section's lines (without the rule rows of validation.md's tables); the text before the
+    first heading is `§ (start)`. A heading used twice gets its position: `§ Examples (2)`."""
     return {name: lines for name, (lines, _) in _sections(text).items()}
 
 
@@ -98,7 +97,7 @@ def _sections(text: str) -> dict[str, tuple[list[str], bool]]:
         out[current].append(line)
     if not any(line.strip() for line in out["§ (start)"]):
         del out["§ (start)"]
-    return {name: (_trimmed(lines), marked[name]) for name, lines in out.items()}
+    return {name: (lines, marked[name]) for name, lines in out.items()}
 
 
 def _trimmed(lines: list[str]) -> list[str]:
@@ -149,8 +148,8 @@ def changes(base: Snapshot, head: Snapshot) -> Iterator[Change]:
         quiet = (informative_sections(old[name]), informative_sections(new[name]))
         for section in [*before, *(s for s in after if s not in before)]:
             was, now = before.get(section), after.get(section)
-            if was == now:
-                continue
+            if was == now or (was is not None and now is not None and _trimmed(was) == _trimmed(now)):
+                continue  # the same lines, blank lines at the ends apart: layout
             what = "added" if was is None else "removed" if now is None else "edited"
             excerpt = _diff(was or [], now or [])
             if (was is None or section in quiet[0]) and (now is None or section in quiet[1]):

@@ -103,7 +103,7 @@ RULES: dict[str, Rule] = {
         " types says so in the changelog."),
     "document-removed": Rule(True, True, False,
         "A normative document only the base has: what it required is undecided, both ways."),
-    "description-values-changed": Rule(True, True, False,
+    "description-values-changed": Rule(True, True, True,
         "A description's values (a number, a quoted string, a code span) change: it may state another rule,"
         " undecided both ways unless the changelog marks it editorial."),
     "annotation-changed": Rule(False, False, False,
