@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup conformance conformance-js js-setup export bump-review test check lint typecheck rules generate \
+.PHONY: setup conformance conformance-js js-setup export bump-review release-snapshot test check lint typecheck rules generate \
 	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker \
 	bench-hostile-worker probe uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
 
@@ -34,7 +34,9 @@ setup: $(STAMP)
 js-setup: $(JS_STAMP) $(TSGEN_STAMP)
 
 REPORTS := reports
-BASE ?= spec/releases/0.5.23
+## The base of `make bump-review`: empty for the latest release snapshot (spec/releases/, highest version), or a
+## folder or a git ref (`make bump-review BASE=origin/main`).
+BASE ?=
 
 ## The main job: every conformance vector, through the testee protocol, against the Python reference.
 conformance: $(STAMP)
@@ -55,13 +57,34 @@ conformance-js: $(STAMP) $(JS_STAMP)
 export: $(STAMP)
 	$(BIN)/iospec export
 
-## Review a contract-version bump: BASE (a release folder or a git ref) against the working tree; also writes SARIF
-## and a changelog draft to build/, and GitHub annotations when $GITHUB_ACTIONS is true.
+## Review a contract-version bump: BASE (default: the latest release snapshot) against the working tree. The reports
+## go to build/ (Markdown, JSON, SARIF, a changelog draft; stale ones deleted first), GitHub annotations to standard
+## output when $GITHUB_ACTIONS is true, then ONE line: the verdict and the report paths, or "could not read the
+## input". The review's exit code is 0 pass, 1 the gate refuses, 2 unreadable input; make itself exits 2 on both.
+BUMP_REPORTS := build/bump-review.md build/bump-review.json build/bump-review.sarif build/changelog-draft.md
 bump-review: $(STAMP)
-	mkdir -p build
-	$(BIN)/iospec bump-review --base $(BASE) --markdown build/bump-review.md --json build/bump-review.json \
-		--sarif build/bump-review.sarif --changelog-draft build/changelog-draft.md \
-		$(if $(filter true,$(GITHUB_ACTIONS)),--annotations github)
+	@mkdir -p build && rm -f $(BUMP_REPORTS) build/bump-review.out
+	@$(BIN)/iospec bump-review $(if $(BASE),--base "$(BASE)") --markdown build/bump-review.md \
+		--json build/bump-review.json --sarif build/bump-review.sarif --changelog-draft build/changelog-draft.md \
+		$(if $(filter true,$(GITHUB_ACTIONS)),--annotations github) > build/bump-review.out; code=$$?; \
+	$(if $(filter true,$(GITHUB_ACTIONS)),grep '^::' build/bump-review.out;) \
+	case $$code in \
+		0) echo "bump review: gate PASS ($(BUMP_REPORTS))";; \
+		1) echo "bump review: gate FAIL ($(BUMP_REPORTS))";; \
+		*) echo "bump review: could not read the input (the line above says why)";; \
+	esac; exit $$code
+
+## Cut spec/releases/<the version of spec/contract.json>/ from the working tree: every file of spec/ but releases/
+## and CHANGELOG.md, and every vector kind of conformance/vectors/ with its `$schema` path kept valid
+## (spec/compatibility.md, "Release snapshots and the head"). Re-cutting the working tree's own version replaces it.
+release-snapshot:
+	@v=$$($(PYTHON) -c 'import json; print(json.load(open("spec/contract.json"))["contract_version"])') && \
+	rm -rf "spec/releases/$$v" && mkdir -p "spec/releases/$$v" && \
+	tar -C spec --exclude=./releases --exclude=./CHANGELOG.md -cf - . | tar -C "spec/releases/$$v" -xf - && \
+	cp -R conformance/vectors "spec/releases/$$v/vectors" && \
+	sed -i 's#^\$$schema: \.\./\.\./schema/#$$schema: ../../../../../conformance/schema/#' \
+		"spec/releases/$$v"/vectors/*/*.yaml && \
+	echo "cut spec/releases/$$v"
 
 ## The fast tier: no real clock, no package build, no Node.js, nothing marked slow (CONTRIBUTING.md, "Tests").
 test: $(STAMP)

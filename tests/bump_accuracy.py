@@ -1,6 +1,6 @@
 """The bump review measured on the synthetic spec changes of tests/bump_cases/*.yaml: each case → a base folder
-(spec/releases/0.5.25 with a changelog entry, or with `base: repo` the repository's spec/ with every vector kind)
-and a head (the base with the case's patch) in a temporary folder → the review → per location, the reported
+(four parts of spec/releases/0.5.25 with a changelog entry, or with `base: repo` the repository's spec/ with every
+vector kind) and a head (the base with the case's patch) in a temporary folder → the review → per location, the reported
 classification against the expected one, the required bump and the gate's verdict against the expected ones →
 one row of the accuracy table. A case with `expect.code` is also measured on the generated-code axis: per
 (type, location, rule), the bindings each finding touches. A case's accept list (accepted-changes.yaml in the
@@ -37,8 +37,12 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 CASES = Path(__file__).parent / "bump_cases"
 BASE = REPO_ROOT / "spec" / "releases" / "0.5.25"
 CHANGELOG = "# Changelog\n\n## 0.5.25\n\nThe release.\n"
+RELEASE_PARTS = ("contract.json", "schemas", "validation.md", "vectors/validation")
+"""What `base: release` takes from the snapshot: the four parts 0.5.25 was first cut with, so that the cases keep
+their meaning now that the snapshot holds all of spec/ and every vector kind."""
 BASES = ("release", "repo")
-"""`release`: spec/releases/0.5.25 (validation vectors only); `repo`: spec/ with conformance/vectors/ (every kind)."""
+"""`release`: spec/releases/0.5.25's RELEASE_PARTS (validation vectors only); `repo`: spec/ with
+conformance/vectors/ (every kind)."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +175,12 @@ def base_folder(folder: Path, kind: str = "release") -> Path:
     """The base a case starts from, with a changelog entry for 0.5.25: the release snapshot (`release`), or the
     repository's spec/ (its release snapshots left out) with conformance/vectors/ as `vectors/` (`repo`)."""
     if kind == "release":
-        shutil.copytree(BASE, folder)
+        folder.mkdir(parents=True)
+        for part in RELEASE_PARTS:
+            if (BASE / part).is_dir():
+                shutil.copytree(BASE / part, folder / part)
+            else:
+                shutil.copy(BASE / part, folder / part)
     else:
         shutil.copytree(REPO_ROOT / "spec", folder, ignore=shutil.ignore_patterns("releases"))
         shutil.copytree(REPO_ROOT / "conformance" / "vectors", folder / "vectors")

@@ -19,7 +19,14 @@ from seq_io.bump_review import behaviour, main, report, rules
 from seq_io.bump_review.review import Review, review
 from seq_io.bump_review.rules import RULES, Change, render_location
 from seq_io.bump_review.schema_diff import diff
-from seq_io.bump_review.snapshot import load_folder, load_git_ref, open_snapshot, working_tree
+from seq_io.bump_review.snapshot import (
+    InputError,
+    latest_release,
+    load_folder,
+    load_git_ref,
+    open_snapshot,
+    working_tree,
+)
 from seq_io.reference.beyond_schema import BEYOND_SCHEMA_RULES
 from seq_io.reference.rule_ids import known_rule_ids, schema_rule_ids
 from seq_io.reference.spec_data import load_spec
@@ -190,10 +197,25 @@ PROSE_0_5_25 = {
 """The sections of validation.md whose prose moved from 0.5.23 to 0.5.25 (the rule rows apart)."""
 
 
+NEW_DOCUMENTS = {p.name for p in NEW.glob("*.md")} - {p.name for p in OLD.glob("*.md")}
+"""The Markdown documents the 0.5.25 snapshot holds and the 0.5.23 one does not (0.5.23 was cut with validation.md
+alone, 0.5.25 with all of spec/, spec/compatibility.md "Release snapshots and the head")."""
+
+
 def test_the_report_has_no_change_beyond_the_changelog_entry(history: Review) -> None:
     expected = {entry for _, entries in CHANGELOG_0_5_25 + SPEC_DECISIONS for entry in entries}
+    documents = {f"({name})" for name in NEW_DOCUMENTS}
     # behaviour changes (vector cases whose expectation moved): test_the_behaviour_diff_lists_moved_cases
-    assert {e for e in _entries(history) if e[1] not in ("prose-changed", "behaviour-changed")} - expected == set()
+    moved = ("prose-changed", "behaviour-changed")
+    assert {e for e in _entries(history) if e[1] not in moved and e[0] not in documents} - expected == set()
+
+
+def test_a_document_only_the_newer_snapshot_holds_is_listed_section_by_section(history: Review) -> None:
+    assert {"schedule.md", "stream.md", "compatibility.md"} <= set(NEW_DOCUMENTS)
+    listed = [c for c in history.diff.changes if c.type_name.strip("()") in NEW_DOCUMENTS]
+    assert {c.type_name.strip("()") for c in listed} == set(NEW_DOCUMENTS)
+    assert all(c.rule in ("document-added", "annotation-changed") and c.level != "breaking" for c in listed)
+    assert all(c.rule == "annotation-changed" for c in listed if c.type_name in ("(README.md)", "(decisions.md)"))
 
 
 def test_every_section_of_validation_md_that_moved_is_in_the_report_with_its_diff(history: Review) -> None:
@@ -665,26 +687,40 @@ def test_the_gate_on_compatible_and_editorial_changes(
 # ---------------------------------------------------------------- release snapshots
 
 
-def _vector_docs(folder: Path) -> dict[str, Any]:
-    files, problems = vectors.load_suite(folder)
-    assert not problems, problems
-    return {f.path.name: {k: v for k, v in f.doc.items() if k != "$schema"} for f in files}
+SNAPSHOT_SCHEMA = ("$schema: ../../schema/", "$schema: ../../../../../conformance/schema/")
+"""A vector file's `$schema` line in conformance/vectors/<kind>/ → the same line in a release snapshot's
+vectors/<kind>/ (`make release-snapshot`)."""
+
+
+def _files(folder: Path, leave_out: tuple[str, ...] = ()) -> dict[str, bytes]:
+    """Every file under a folder by its relative path, but those under the top-level names left out."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.relative_to(folder).parts[0] not in leave_out
+    }
 
 
 def test_the_release_of_the_working_tree_equals_it() -> None:
-    """spec/releases/<the working tree's version> is a copy of spec/ and of the validation vectors, while
-    contract.json says that version (spec/compatibility.md, "Release snapshots and the head")."""
+    """spec/releases/<the working tree's version> holds every file of spec/ (but releases/ and CHANGELOG.md) and
+    every vector kind of conformance/vectors/, byte for byte but the vectors' `$schema` paths, while contract.json
+    says that version (spec/compatibility.md, "Release snapshots and the head")."""
     version = load_spec(SPEC).contract_version
     release = RELEASES / version
-    fix = f"re-cut spec/releases/{version} as spec/compatibility.md says"
+    fix = f"re-cut spec/releases/{version}: make release-snapshot"
     assert release.is_dir(), f"no release snapshot for the working tree's version {version}: {fix}"
-    for name in ("contract.json", "validation.md"):
-        assert (release / name).read_bytes() == (SPEC / name).read_bytes(), f"{name} differs: {fix}"
-    names = sorted(p.name for p in (SPEC / "schemas").glob("*.json"))
-    assert sorted(p.name for p in (release / "schemas").glob("*.json")) == names, fix
-    for name in names:
-        assert (release / "schemas" / name).read_bytes() == (SPEC / "schemas" / name).read_bytes(), f"{name}: {fix}"
-    assert _vector_docs(release / "vectors" / "validation") == _vector_docs(vectors.VECTORS_DIR / "validation"), fix
+    expected = _files(SPEC, ("releases", "CHANGELOG.md"))
+    old, new = (line.encode() for line in SNAPSHOT_SCHEMA)
+    expected |= {
+        f"vectors/{name}": content.replace(old, new, 1) for name, content in _files(vectors.VECTORS_DIR).items()
+    }
+    cut = _files(release)
+    assert sorted(cut) == sorted(expected), (
+        f"only in the snapshot: {sorted(set(cut) - set(expected))}; "
+        f"only in the working tree: {sorted(set(expected) - set(cut))}: {fix}"
+    )
+    differing = sorted(name for name in expected if cut[name] != expected[name])
+    assert not differing, f"{differing} differ: {fix}"
 
 
 def test_each_release_folder_is_named_by_its_version_and_has_a_changelog_entry() -> None:
@@ -827,3 +863,33 @@ def test_bad_input_is_a_message_not_a_traceback(tmp_path: Path, capsys: pytest.C
         assert main(argv) == 2, argv
         captured = capsys.readouterr()
         assert words in captured.err and "Traceback" not in captured.err + captured.out, (argv, captured.err)
+
+
+# ---------------------------------------------------------------- the default base
+
+
+def test_the_default_base_is_the_release_snapshot_of_the_highest_version(tmp_path: Path) -> None:
+    for name in ("0.5.9", "0.10.0", "0.5.23", "notes"):
+        (tmp_path / "releases" / name).mkdir(parents=True)
+    assert latest_release(tmp_path) == tmp_path / "releases" / "0.10.0"  # by number, not by spelling
+    assert latest_release() == RELEASES / max((p.name for p in RELEASES.iterdir()), key=_version)
+
+
+def _version(name: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in name.split("."))
+
+
+def test_no_release_snapshot_is_one_clear_line(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"releases: no release snapshot .* name one with --base"):
+        latest_release(tmp_path)
+
+
+@pytest.mark.slow
+def test_without_base_the_working_tree_is_compared_with_the_latest_release(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main([])
+    printed = capsys.readouterr().out
+    version = load_spec(SPEC).contract_version
+    assert f"Base: spec/releases/{version} (the latest release)" in printed
+    assert code == 0 and "**Gate: PASS**" in printed  # the snapshot is a copy of the working tree

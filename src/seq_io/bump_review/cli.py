@@ -1,7 +1,11 @@
-"""`iospec bump-review --base REF [--head REF] [--markdown OUT.md] [--json OUT.json] [--sarif OUT.sarif]
+"""`iospec bump-review [--base REF] [--head REF] [--markdown OUT.md] [--json OUT.json] [--sarif OUT.sarif]
 [--changelog-draft OUT.md] [--annotations github]` (REF: a spec folder or a git ref): arguments → two snapshots →
 the review → the Markdown report on standard output (and in files when asked; GitHub workflow commands after it
 with `--annotations github`) → exit code.
+
+The base defaults to the latest release snapshot (spec/releases/, highest version) and the head to the working
+tree: WHY, a reviewer's first run then shows their own change since the release, not the project's history
+(spec/compatibility.md, "Release snapshots and the head"); `--base origin/main` names another.
 
 Exit codes, as for every `iospec` command: 0 the gate passes, 1 it refuses (a breaking change not declared by
 the version and the changelog), 2 the command could not run (a missing folder, an unknown git ref, a broken
@@ -15,12 +19,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 
 from seq_io.bump_review import changelog_draft, report, sarif, workflow_commands
 from seq_io.bump_review.review import review
-from seq_io.bump_review.snapshot import InputError, open_snapshot, working_tree
+from seq_io.bump_review.snapshot import InputError, Snapshot, latest_release, open_snapshot, working_tree
 
 DESCRIPTION = (
     "Review a contract-version bump: classify every schema change (whom it breaks), cross the "
@@ -32,8 +36,8 @@ DESCRIPTION = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base",
-        required=True,
-        help="the earlier version: a spec folder (e.g. spec/releases/0.5.23) or a git ref",
+        help="the earlier version: a spec folder (e.g. spec/releases/0.5.23) or a git ref such as origin/main "
+        "(default: the latest release snapshot, the highest version in spec/releases/)",
     )
     parser.add_argument(
         "--head", help="the later version: a spec folder or a git ref (default: the working tree's spec/)"
@@ -54,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         with ExitStack() as stack:
-            base = stack.enter_context(open_snapshot(args.base))
+            base = stack.enter_context(open_snapshot(args.base) if args.base else _latest_release_snapshot())
             head = stack.enter_context(open_snapshot(args.head)) if args.head else working_tree()
             result = review(base, head)
             text = report.markdown(result)
@@ -74,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
     print(text, end="")
     print(commands, end="")
     return 0 if result.verdict.passed else 1
+
+
+def _latest_release_snapshot() -> AbstractContextManager[Snapshot]:
+    folder = latest_release()
+    return open_snapshot(str(folder), f"spec/releases/{folder.name} (the latest release)")
 
 
 def _write(path: Path, content: str) -> None:

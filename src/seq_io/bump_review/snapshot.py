@@ -1,8 +1,9 @@
 """A version of the spec to compare → `Snapshot` (schemas, rule tables, vectors folder, changelog, label).
 
 A version is named by a folder (a release snapshot `spec/releases/<version>/`, the repository's `spec/`, or
-any folder holding `contract.json` and `schemas/`) or by a git ref, whose `spec/` and `conformance/vectors/`
-are exported with `git archive` into a temporary folder (every git call has a timeout). Both paths end in the
+any folder holding `contract.json` and `schemas/`; by default the latest release snapshot) or by a git ref,
+whose `spec/` and `conformance/vectors/` are exported with `git archive` into a temporary folder (every git call
+has a timeout). Both paths end in the
 same loader (`seq_io.reference.spec_data.load_spec`), so two versions are always read alike. Anything unreadable
 becomes an `InputError` whose message names the folder, ref or file: the command prints it instead of a
 traceback.
@@ -44,6 +45,7 @@ TABLES = {"Wire rules": "wire", "Rules beyond the schema": "beyond-schema", "Nor
 """Headings of validation.md whose tables list rules by id → the name the review gives each table."""
 
 _ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|\s*(.*?)\s*\|")
+_RELEASE = re.compile(r"\d+\.\d+\.\d+")
 _VERSION_HEADING = re.compile(r"^##\s+\[?v?(\d+\.\d+\.\d+)\]?", re.MULTILINE)
 
 
@@ -352,12 +354,24 @@ def load_git_ref(ref: str, into: Path) -> Snapshot:
     return load_folder(into / "spec", f"{ref} ({commit[:12]})")
 
 
+def latest_release(spec_folder: Path | None = None) -> Path:
+    """The release snapshot of the highest version in `<spec>/releases/` (the package's own spec/ by default): the
+    default base, so that a review shows the change made since the last release and nothing older."""
+    releases = (spec_folder or locate.spec_root()) / "releases"
+    found = [p for p in releases.iterdir() if p.is_dir() and _RELEASE.fullmatch(p.name)] if releases.is_dir() else []
+    if not found:
+        raise InputError(
+            f"{releases}: no release snapshot (a folder named X.Y.Z) to compare with; name one with --base"
+        )
+    return max(found, key=lambda path: tuple(int(n) for n in path.name.split(".")))
+
+
 @contextmanager
-def open_snapshot(name: str) -> Iterator[Snapshot]:
+def open_snapshot(name: str, label: str | None = None) -> Iterator[Snapshot]:
     """A folder if `name` is one, else a git ref exported to a temporary folder that the block owns."""
     folder = Path(name)
     if folder.is_dir():
-        yield load_folder(folder, name)
+        yield load_folder(folder, label or name)
         return
     if folder.exists() or name.endswith((".json", ".md")):
         raise InputError(f"{name}: not a folder")
