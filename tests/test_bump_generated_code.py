@@ -138,14 +138,17 @@ def test_nothing_generated_changes_nothing_is_found(tmp_path: Path) -> None:
     assert "## Generated code" not in report.markdown(result)
 
 
+ROOT_STRING_TYPE = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://seq-io-spec.example/schemas/Tag.json",
+    "title": "Tag",
+    "type": "string",
+}
+"""A type whose root is a string: no binding's generator represents it (a named type is an object or an enum)."""
+
+
 def test_a_head_no_binding_can_represent_is_one_source_finding(tmp_path: Path) -> None:
-    tag = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://seq-io-spec.example/schemas/Tag.json",
-        "title": "Tag",
-        "type": "string",
-    }
-    base, head = _head(tmp_path, {"Tag.json": tag})
+    base, head = _head(tmp_path, {"Tag.json": ROOT_STRING_TYPE})
     result = review(load_folder(base), load_folder(head))
     assert [(c.type_name, c.rule, c.bindings) for c in result.code.changes] == [
         ("(generated code)", "code-unrepresentable", ("python", "ts", "go", "rust", "java", "cpp"))
@@ -160,13 +163,7 @@ def test_a_head_no_binding_can_represent_is_one_source_finding(tmp_path: Path) -
 
 
 def test_a_base_no_binding_can_represent_adds_no_bump(tmp_path: Path) -> None:
-    tag = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://seq-io-spec.example/schemas/Tag.json",
-        "title": "Tag",
-        "type": "string",
-    }
-    head, base = _head(tmp_path, {"Tag.json": tag})
+    head, base = _head(tmp_path, {"Tag.json": ROOT_STRING_TYPE})
     result = review(load_folder(base), load_folder(head))
     assert result.code.changes == [] and "base" in result.code.problems
     assert not any("generated" in reason for reason in result.verdict.reasons)

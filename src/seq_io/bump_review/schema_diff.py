@@ -485,16 +485,7 @@ class _Walk:
         on = "as sets of integers" if grid == 1 else "as sets of numbers" if grid is None else "on the grid"
         narrower, wider = number_sets.includes(old, new), number_sets.includes(new, old)
         if narrower and wider:
-            self.emit(
-                "bound-changed",
-                type_name,
-                location,
-                detail,
-                old_readers=False,
-                new_readers=False,
-                editorial=True,
-                note=f"compared {on}, both bounds accept the same values: nothing accepted changes",
-            )
+            self._same_values(type_name, location, detail, f"compared {on}, both bounds accept the same values")
             return
         only_new, only_old = number_sets.witness(new, old), number_sets.witness(old, new)
         evidence = tuple(
@@ -511,6 +502,19 @@ class _Walk:
             detail,
             evidence=evidence,
             note=f"compared {on}, the new bounds accept {what} of the old values",
+        )
+
+    def _same_values(self, type_name: str, location: Location, detail: str, how: str) -> None:
+        """A bound or pattern rewritten so that it accepts the same values: one editorial `bound-changed`."""
+        self.emit(
+            "bound-changed",
+            type_name,
+            location,
+            detail,
+            old_readers=False,
+            new_readers=False,
+            editorial=True,
+            note=f"{how}: nothing accepted changes",
         )
 
     def _pattern(self, type_name: str, location: Location, old: str, new: str, detail: str) -> None:
@@ -533,16 +537,8 @@ class _Walk:
             if text is not None
         )
         if found.relation == "equal":
-            self.emit(
-                "bound-changed",
-                type_name,
-                location,
-                detail,
-                old_readers=False,
-                new_readers=False,
-                editorial=True,
-                note="the two patterns accept the same strings (compared as regular "
-                "languages): nothing accepted changes",
+            self._same_values(
+                type_name, location, detail, "the two patterns accept the same strings (compared as regular languages)"
             )
         elif found.relation == "changed":
             self.emit(
