@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from seq_io.binding_model import build_types
+from seq_io.binding_types import build_types
 from seq_io.bump_review import gate, report, sarif, workflow_commands
 from seq_io.bump_review.generated_code import FILES, compare, facts
 from seq_io.bump_review.review import review

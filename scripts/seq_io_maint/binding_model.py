@@ -1,7 +1,7 @@
-"""spec/schemas/*.json → seq_io.binding_model (one language-neutral description of every type) →
+"""spec/schemas/*.json → seq_io.binding_types (one language-neutral description of every type) →
 generated/binding-model.json.
 
-The builder itself, its value kinds and its naming rules (`RENAMES`) live in `src/seq_io/binding_model.py`, because
+The builder itself, its value kinds and its naming rules (`RENAMES`) live in `src/seq_io/binding_types.py`, because
 the bump review builds the same description for two versions of the spec from an installed package, where scripts/
 never ships; this module only adds the two versions and writes the file. `generate` writes it; `check` fails on
 any byte of drift (both run by `make generate` / `make check`).
@@ -15,7 +15,7 @@ import tomllib
 from typing import Any
 
 from seq_io import locate
-from seq_io.binding_model import RENAMES, ModelBuilder, build_types, pascal, ref_name, split_nullable
+from seq_io.binding_types import RENAMES, ModelBuilder, build_types, pascal, ref_name, split_nullable
 
 __all__ = ["RENAMES", "ModelBuilder", "build", "main", "pascal", "ref_name", "render", "split_nullable"]
 

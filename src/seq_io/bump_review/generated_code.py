@@ -1,4 +1,4 @@
-"""Two versions of the spec → the binding model of each (seq_io.binding_model) → per binding (python, ts, go, rust,
+"""Two versions of the spec → the binding model of each (seq_io.binding_types) → per binding (python, ts, go, rust,
 java, cpp) the names, files, property spellings, enum member names and field types the generators emit, keyed by
 where in the schemas they come from → the differences, as `code-renamed`, `code-moved` and `code-retyped` findings
 that name the bindings they touch (spec/compatibility.md, "Generated code").
@@ -6,7 +6,7 @@ that name the bindings they touch (spec/compatibility.md, "Generated code").
 WHY predicted and not generated: the review runs on a release snapshot, a git ref or the installed wheel, where
 neither the generators (scripts/, never shipped) nor their toolchains (datamodel-code-generator, quicktype, the
 compilers) are at hand, and running six generators twice would take minutes. The compiled bindings' names come from
-the very rules their generators import (seq_io.binding_model, seq_io.binding_names); the Python and TypeScript names
+the very rules their generators import (seq_io.binding_types, seq_io.binding_names); the Python and TypeScript names
 are the rules of datamodel-code-generator and quicktype as configured here (a root type by its `title`, a nested
 one by its `title` or else its member's name, one Python module per schema file, one TypeScript file), as
 spec/compatibility.md states them.
@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from seq_io.binding_model import ModelBuilder, build_types, pascal
 from seq_io.binding_names import (
     CPP_SCALARS,
     GO_SCALARS,
@@ -44,6 +43,7 @@ from seq_io.binding_names import (
     rust_pascal,
     rust_wrap,
 )
+from seq_io.binding_types import ModelBuilder, build_types, pascal
 from seq_io.bump_review.rules import Location, render_location
 from seq_io.reference.spec_data import SpecData
 
