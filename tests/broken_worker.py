@@ -24,6 +24,7 @@ import dataclasses
 import json
 import socket
 import sys
+import weakref
 from typing import Any
 
 from seq_io.reference.keeper import CheckedAct, CheckedPost
@@ -47,12 +48,14 @@ def _forget_skipped() -> None:
 
 def _resend_replaces() -> None:
     observe, act = KeeperHost.observe_checked, KeeperHost.act_checked
-    copies: dict[tuple[int, str], dict[int, list[Any]]] = {}  # (keeper, episode) → number → every copy posted
+    # keeper → episode → number → every copy posted. Weakly keyed by the host itself, not by id(): a host that is
+    # gone can leave its id to the next case's, whose episode "e" then met the old copies (a flake under load).
+    copies: weakref.WeakKeyDictionary[KeeperHost, dict[str, dict[int, list[Any]]]] = weakref.WeakKeyDictionary()
 
     def remembering(self: KeeperHost, post: Checked) -> Reply:
         reply = observe(self, post)
         if reply.status == 200 and isinstance(post, CheckedPost):
-            posted = copies.setdefault((id(self), post.episode_id), {})
+            posted = copies.setdefault(self, {}).setdefault(post.episode_id, {})
             for number, inputs, _ in post.frames:
                 posted.setdefault(number, []).append(inputs)
         return reply
@@ -62,7 +65,7 @@ def _resend_replaces() -> None:
         reply = await act(self, checked)
         outputs = reply.body.get("outputs") if reply.status == 200 and isinstance(reply.body, dict) else None
         if isinstance(outputs, dict) and isinstance(outputs.get("steps"), list) and isinstance(checked, CheckedAct):
-            posted = copies.get((id(self), checked.episode_id or ""), {})
+            posted = copies.get(self, {}).get(checked.episode_id or "", {})
             observations = list(outputs["observations"])
             for index, step in enumerate(outputs["steps"][:-1]):
                 if len(posted.get(step, [])) > 1:
