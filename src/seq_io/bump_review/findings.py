@@ -53,30 +53,38 @@ def _whom(change: Change) -> str:
     return "; ".join(parts) or change.level
 
 
-def _change_item(r: Review, change: Change) -> Item:
-    entry = r.entry_for(change)
-    if entry is not None or change.level != "breaking":
-        level: Level = "note"
-    else:
-        level = "warning" if r.verdict.passed else "error"
+def _level(r: Review, entry: Entry | None, breaking: bool) -> Level:
+    """A breaking finding no entry accepts: an error when the gate refuses, a warning when it passes; else a note."""
+    if entry is not None or not breaking:
+        return "note"
+    return "warning" if r.verdict.passed else "error"
+
+
+def _accepted_suffix(r: Review, entry: Entry | None) -> str:
+    return f". {_accepted(r, entry)}" if entry is not None else ""
+
+
+def _schema_item(r: Review, fingerprint: str, change: Change, effect: str, breaking: bool) -> Item:
+    """A finding at a schema location (a wire change or a generated-code one), read at its keyword in the head."""
+    entry = r.accepted.get(fingerprint)
     where = f"{change.type_name} {render_location(change.location)}"
-    message = f"{where}: {change.detail} ({change.rule}: {_whom(change)})"
+    message = f"{where}: {change.detail} ({change.rule}: {effect})"
     if change.note:
         message += f". {change.note}"
-    if entry is not None:
-        message += (
-            f". Accepted ({r.accept_list.file} entry {entry.index}, approved by {entry.approved_by}): {entry.reason}"
-        )
     return Item(
-        r.fingerprints[change],
+        fingerprint,
         change.rule,
-        level,
+        _level(r, entry, breaking),
         f"{where}: {change.rule}" + (" (accepted)" if entry else ""),
-        message,
+        message + _accepted_suffix(r, entry),
         place(change, r.head, r.base),
         entry,
         change.level == "editorial",
     )
+
+
+def _change_item(r: Review, change: Change) -> Item:
+    return _schema_item(r, r.fingerprints[change], change, _whom(change), change.level == "breaking")
 
 
 def _case_places(snapshot: Snapshot) -> dict[str, Place]:
@@ -93,43 +101,22 @@ def _case_places(snapshot: Snapshot) -> dict[str, Place]:
 def _case_item(r: Review, moved: CaseChange, places: dict[str, Place]) -> Item:
     fingerprint = r.case_fingerprints[moved]
     entry = r.accepted.get(fingerprint)
-    level: Level = "note"
-    if moved.movement == "changed" and entry is None:  # a behaviour change: breaking (spec/compatibility.md)
-        level = "warning" if r.verdict.passed else "error"
     message = f"{moved.kind} case {moved.case_id} {moved.movement}: {moved.before} → {moved.after}"
-    if entry is not None:
-        message += (
-            f". Accepted ({r.accept_list.file} entry {entry.index}, approved by {entry.approved_by}): {entry.reason}"
-        )
     return Item(
         fingerprint,
         f"case-{moved.movement}",
-        level,
+        _level(r, entry, moved.movement == "changed"),  # a behaviour change: breaking (spec/compatibility.md)
         f"{moved.kind} case {moved.case_id}: expectation {moved.movement}",
-        message,
+        message + _accepted_suffix(r, entry),
         places.get(moved.case_id),
         entry,
     )
 
 
 def _code_item(r: Review, change: CodeChange) -> Item:
-    fingerprint = r.code_fingerprints[change]
-    entry = r.accepted.get(fingerprint)
-    level: Level = "note" if entry is not None else "warning" if r.verdict.passed else "error"
-    where = f"{change.type_name} {render_location(change.location)}"
-    message = f"{where}: {change.detail} ({change.rule}: changes the generated code of {', '.join(change.bindings)})"
-    if entry is not None:
-        message += f". {_accepted(r, entry)}"
     as_change = Change(change.type_name, change.location, change.rule, change.detail, False, False)
-    return Item(
-        fingerprint,
-        change.rule,
-        level,
-        f"{where}: {change.rule}" + (" (accepted)" if entry else ""),
-        message,
-        place(as_change, r.head, r.base),
-        entry,
-    )
+    effect = f"changes the generated code of {', '.join(change.bindings)}"
+    return _schema_item(r, r.code_fingerprints[change], as_change, effect, True)
 
 
 def _accepted(r: Review, entry: Entry) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from seq_io.bump_review.prose import sections
 from seq_io.bump_review.rules import Change
+from seq_io.bump_review.schema_diff import BOUND_KEYWORDS
 from seq_io.bump_review.snapshot import Snapshot
 
 Pointer = tuple[str | int, ...]
@@ -312,21 +313,6 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "type-changed": ("type",),
     "annotation-changed": ("description", "title"),
 }
-_BOUNDS = (
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "multipleOf",
-    "pattern",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "uniqueItems",
-)
 
 
 def _members(node: Any, pointer: Pointer) -> dict[str, tuple[Pointer, Any]]:
@@ -347,7 +333,7 @@ def _keyword_pointer(node: Any, pointer: Pointer, change: Change, before: Any) -
     newly required property, the bound keyword whose value changed, ...), searched in the node and the branches
     that apply with it: first a candidate keyword whose value differs from the base's (`before`), then any
     candidate the head has; the node itself when none."""
-    keys: tuple[str, ...] = _BOUNDS if change.rule.startswith("bound-") else _KEYWORDS.get(change.rule, ())
+    keys: tuple[str, ...] = BOUND_KEYWORDS if change.rule.startswith("bound-") else _KEYWORDS.get(change.rule, ())
     if change.rule == "annotation-changed":
         named = re.match(r"`([^`]+)`", change.detail)
         keys = (named.group(1),) if named else keys

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from seq_io.bump_review import decide, number_sets, prose, regex_language, relations
+from seq_io.bump_review.regex_language import Relation
 from seq_io.bump_review.rules import Change, Location, make, render_location
 from seq_io.bump_review.schema_walk import Schemas, closed_properties, nodes_at, occurrences
 from seq_io.bump_review.snapshot import Snapshot, suite
@@ -52,25 +53,33 @@ ANNOTATIONS = frozenset(
     }
 )
 ALL_TYPES = frozenset({"boolean", "string", "object", "array", "number"})
+COUNT_BOUNDS = (("minLength", "maxLength"), ("minItems", "maxItems"), ("minProperties", "maxProperties"))
+BOUND_KEYWORDS = (
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "pattern",
+    *(key for pair in COUNT_BOUNDS for key in pair),
+    "uniqueItems",
+)
+"""Every keyword whose change is a `bound-…` row (places.py points an annotation at the one that changed)."""
+_BOUND_RULE: dict[Relation, str] = {
+    "narrowed": "bound-tightened",
+    "widened": "bound-loosened",
+    "changed": "bound-changed",
+    "equal": "bound-changed",
+}
+"""The row of a bound or pattern compared as a set of values (equal ones are editorial: `_same_values`)."""
+_ACCEPTS: dict[Relation, str] = {"narrowed": "a subset", "widened": "a superset", "changed": "neither", "equal": "all"}
 HANDLED = frozenset(
     {
         "type",
         "enum",
         "const",
         "$ref",
-        "minimum",
-        "exclusiveMinimum",
-        "maximum",
-        "exclusiveMaximum",
-        "minLength",
-        "maxLength",
-        "minItems",
-        "maxItems",
-        "minProperties",
-        "maxProperties",
-        "uniqueItems",
-        "pattern",
-        "multipleOf",
+        *BOUND_KEYWORDS,
         "properties",
         "required",
         "additionalProperties",
@@ -81,7 +90,6 @@ HANDLED = frozenset(
 )
 NO_RULE: dict[str, Any] = {}
 """The subschema that accepts everything: the "before" of an added rule, the "after" of a removed one."""
-COUNT_BOUNDS = (("minLength", "maxLength"), ("minItems", "maxItems"), ("minProperties", "maxProperties"))
 WIRE = "(wire)"
 CONSTANTS = "(contract.json)"
 _MISSING = object()
@@ -493,16 +501,9 @@ class _Walk:
             for side, value in (("new", only_new), ("old", only_old))
             if value is not None
         )
-        rule = "bound-tightened" if narrower else "bound-loosened" if wider else "bound-changed"
-        what = {"bound-tightened": "a subset", "bound-loosened": "a superset", "bound-changed": "neither"}[rule]
-        self.emit(
-            rule,
-            type_name,
-            location,
-            detail,
-            evidence=evidence,
-            note=f"compared {on}, the new bounds accept {what} of the old values",
-        )
+        relation: Relation = "narrowed" if narrower else "widened" if wider else "changed"
+        note = f"compared {on}, the new bounds accept {_ACCEPTS[relation]} of the old values"
+        self.emit(_BOUND_RULE[relation], type_name, location, detail, evidence=evidence, note=note)
 
     def _same_values(self, type_name: str, location: Location, detail: str, how: str) -> None:
         """A bound or pattern rewritten so that it accepts the same values: one editorial `bound-changed`."""
@@ -540,25 +541,15 @@ class _Walk:
             self._same_values(
                 type_name, location, detail, "the two patterns accept the same strings (compared as regular languages)"
             )
-        elif found.relation == "changed":
-            self.emit(
-                "bound-changed",
-                type_name,
-                location,
-                detail,
-                evidence=evidence,
-                note="neither pattern's strings contain the other's (compared as regular languages)",
-            )
         else:
-            rule = "bound-tightened" if found.relation == "narrowed" else "bound-loosened"
+            note = (
+                "neither pattern's strings contain the other's"
+                if found.relation == "changed"
+                else f"the new pattern accepts {_ACCEPTS[found.relation]} of the old one's strings"
+            )
+            rule = _BOUND_RULE[found.relation]
             self.emit(
-                rule,
-                type_name,
-                location,
-                detail,
-                evidence=evidence,
-                note=f"the new pattern accepts a {'subset' if rule == 'bound-tightened' else 'superset'} of "
-                "the old one's strings (compared as regular languages)",
+                rule, type_name, location, detail, evidence=evidence, note=f"{note} (compared as regular languages)"
             )
 
     def _multiple_of(self, type_name: str, location: Location, old: Any, new: Any, detail: str) -> None:
