@@ -17,9 +17,10 @@ import pytest
 
 from seq_io.bump_review import behaviour, behaviour_report, findings, main, report
 from seq_io.bump_review.accept import FILE_NAME
-from seq_io.bump_review.behaviour import CaseChange, differences, json_path
+from seq_io.bump_review.behaviour import CaseChange, differences
 from seq_io.bump_review.review import Review, review
 from seq_io.bump_review.snapshot import load_folder
+from seq_io.reference.issues import format_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 ACT = "vectors/stream/act.yaml"
@@ -334,7 +335,7 @@ def test_a_long_list_of_differences_is_cut_and_says_so() -> None:
     [((), "$"), (("a", 0, "b"), "$.a[0].b"), (("front cam",), '$["front cam"]'), (("x-y", 2), '$["x-y"][2]')],
 )
 def test_json_paths_read_like_the_reports_others(parts: tuple[Any, ...], path: str) -> None:
-    assert json_path(parts) == path
+    assert format_path(parts) == path
 
 
 def _kinds(root: Path) -> Iterator[str]:

@@ -108,6 +108,11 @@ def _run(base: Path, head: Path, today: datetime.date | None = None) -> Review:
     return review(load_folder(base), load_folder(head), today)
 
 
+def _width_print(base: Path, folder: Path) -> str:
+    """The fingerprint of the break every accept-list test approves: Camera's width limit lowered to 4096."""
+    return _print(_run(base, _head(base, folder, _width_max(4096), name="plain")), "Camera", "$.width")
+
+
 def _print(r: Review, type_name: str, location: str) -> str:
     found = [
         fp for c, fp in r.fingerprints.items() if (c.type_name, render_location(c.location)) == (type_name, location)
@@ -186,8 +191,7 @@ def test_an_accepted_break_is_shown_with_its_reason_and_passes_the_gate(base: Pa
 
 
 def test_stale_and_expired_entries_are_warnings_that_accept_nothing(base: Path, tmp_path: Path) -> None:
-    plain = _run(base, _head(base, tmp_path, _width_max(4096), name="plain"))
-    fingerprint = _print(plain, "Camera", "$.width")
+    fingerprint = _width_print(base, tmp_path)
     head = _head(
         base,
         tmp_path,
@@ -326,8 +330,7 @@ def _sarif_schema() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def accepted_and_broken(base: Path, tmp_path_factory: pytest.TempPathFactory) -> Review:
     folder = tmp_path_factory.mktemp("sarif")
-    plain = _run(base, _head(base, folder, _width_max(4096), name="plain"))
-    fingerprint = _print(plain, "Camera", "$.width")
+    fingerprint = _width_print(base, folder)
     head = _head(
         base,
         folder,

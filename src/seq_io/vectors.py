@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -193,12 +193,15 @@ def _event_order(vector_file: VectorFile) -> Iterator[Problem]:
         yield Problem(relative(vector_file.path), vector_file.loaded.line_of(path), format_path(list(path)), message)
 
 
-def load_suite(root: Path = VECTORS_DIR) -> tuple[list[VectorFile], list[Problem]]:
-    """Every vector file under `root`, with the problems of those that could not be read."""
+def load_suite(
+    root: Path = VECTORS_DIR, load: Callable[[Path], tuple[VectorFile | None, list[Problem]]] | None = None
+) -> tuple[list[VectorFile], list[Problem]]:
+    """Every vector file under `root` read by `load` (default `load_vector_file`), with the problems of those
+    that could not be read."""
     files: list[VectorFile] = []
     problems: list[Problem] = []
     for path in vector_paths(root):
-        vector_file, found = load_vector_file(path)
+        vector_file, found = (load or load_vector_file)(path)
         problems.extend(found)
         if vector_file is not None:
             files.append(vector_file)

@@ -20,7 +20,6 @@ question or stops asking one, and has no level of its own.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import Any, Literal
 from seq_io import vectors
 from seq_io.bump_review import rules
 from seq_io.bump_review.snapshot import Snapshot, suite
+from seq_io.reference.issues import format_path
 from seq_io.reference.json_values import json_equal
 from seq_io.reference.validation_cases import instance_text
 from seq_io.reference.wire import parse_json_text
@@ -47,7 +47,6 @@ GOVERNED_BY: dict[str, tuple[str, ...]] = {
 marks"): an editorial mark on one of its sections is refused while a case of those kinds moved."""
 _NOT_EXPECTATIONS = frozenset({"id", "why", "tags", "upstream"})
 _NOT_CONTEXT = frozenset({"group", "why", "cases", "tags", "rules"})
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ABSENT: Any = object()
 """A member or item that one side does not have (unlike `None`, which is JSON null)."""
 
@@ -162,7 +161,7 @@ def _expects(value: Any, parts: tuple[str | int, ...] = ()) -> Iterator[tuple[st
     if isinstance(value, dict):
         for key, item in value.items():
             if key == "expect":
-                yield json_path((*parts, key)), item
+                yield format_path((*parts, key)), item
             else:
                 yield from _expects(item, (*parts, key))
     elif isinstance(value, list):
@@ -197,19 +196,6 @@ def expectations(root: Path | None, label: str, problems: list[str]) -> dict[str
     return out
 
 
-def json_path(parts: tuple[str | int, ...]) -> str:
-    """(`operations`, 0, `expect`) → `$.operations[0].expect`; a key that is not a plain name in brackets."""
-    out = "$"
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _NAME.fullmatch(part):
-            out += f".{part}"
-        else:
-            out += "[" + json.dumps(part, ensure_ascii=False) + "]"
-    return out
-
-
 def _differing(base: Any, head: Any, parts: tuple[str | int, ...]) -> Iterator[Difference]:
     """Every deepest path where two JSON values differ (members compared by name, items by position)."""
     if isinstance(base, dict) and isinstance(head, dict):
@@ -222,7 +208,7 @@ def _differing(base: Any, head: Any, parts: tuple[str | int, ...]) -> Iterator[D
             yield from _differing(old, new, (*parts, index))
     elif base is _ABSENT or head is _ABSENT or not json_equal(base, head):
         yield Difference(
-            json_path(parts),
+            format_path(parts),
             None if base is _ABSENT else base,
             None if head is _ABSENT else head,
             base is not _ABSENT,

@@ -36,7 +36,7 @@ from typing import Any
 from seq_io import locate
 from seq_io.reference.spec_data import SpecData, SpecError, load_spec
 from seq_io.reference.typed_walk import SchemaSet
-from seq_io.vectors import Problem, VectorFile, load_vector_file, relative, vector_paths
+from seq_io.vectors import Problem, VectorFile, load_suite, load_vector_file, relative, vector_paths
 
 GIT_TIMEOUT_S = 60.0
 MAX_SCHEMA_DEPTH = 100
@@ -96,14 +96,7 @@ def suite(root: Path) -> tuple[list[VectorFile], list[Problem]]:
 
 @functools.lru_cache(maxsize=8)
 def _suite(root: Path, signature: tuple[tuple[str, int, int], ...]) -> tuple[list[VectorFile], list[Problem]]:
-    files: list[VectorFile] = []
-    problems: list[Problem] = []
-    for path in vector_paths(root):
-        vector_file, found = _vector_file(path)
-        problems.extend(found)
-        if vector_file is not None:
-            files.append(vector_file)
-    return files, problems
+    return load_suite(root, _vector_file)
 
 
 _BY_CONTENT: dict[str, VectorFile] = {}
