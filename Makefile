@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup conformance conformance-js js-setup export bump-review release-snapshot test check lint typecheck rules generate \
 	generated-check test-all bindings bindings-python bindings-table dist bench bench-runner bench-worker \
-	bench-hostile-worker probe uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
+	bench-hostile-worker probe report uploader-http fuzz mutation mutation-keeper mutation-uploader mutation-schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -96,9 +96,10 @@ test-all: $(STAMP) $(JS_STAMP) $(TSGEN_STAMP)
 
 ## Everything CI runs: lint, types, vector lint, generated-code drift, every test tier, the conformance suite
 ## through the runner against both implementations (reports in reports/), the reference uploader over real HTTP,
-## the mutation scores of the schemas, the keeper and the uploader, and every language binding.
+## the mutation scores of the schemas, the keeper and the uploader, every language binding, and the matrix of them all
+## (`make report`, on the reports the steps before it wrote, plus the probe of the reference worker).
 check: lint typecheck generated-check test-all conformance conformance-js uploader-http mutation-schemas \
-	mutation-keeper mutation-uploader bindings
+	mutation-keeper mutation-uploader bindings report
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check
@@ -168,6 +169,27 @@ bench-hostile-worker: $(STAMP)
 probe: $(STAMP)
 	$(BIN)/iospec probe --start "$(BIN)/iospec worker --testing --quiet" \
 		--junit $(REPORTS)/probe/junit.xml --tap $(REPORTS)/probe/results.tap --json $(REPORTS)/probe/report.json
+
+## One compliance matrix of every implementation this repository ships (docs/report.md): the reports of the
+## targets above, each run only when its report is missing (delete reports/ for fresh runs), through `iospec report`
+## into reports/matrix/, then the page opened in headless Chromium (counts, console, requests, a screenshot).
+MATRIX := $(REPORTS)/matrix
+BINDING_LANGS := go rust java cpp
+MATRIX_REPORTS := "Python reference=$(REPORTS)/python/report.json" "JavaScript=$(REPORTS)/js/report.json" \
+	"reference worker (probe)=$(REPORTS)/probe/report.json" \
+	$(foreach l,$(BINDING_LANGS),"$(l) validator=$(REPORTS)/bindings/$(l)-validation.json" \
+		"$(l) starter=$(REPORTS)/bindings/$(l)-starter.json")
+report: $(STAMP)
+	@test -f $(REPORTS)/python/report.json || $(MAKE) --no-print-directory conformance
+	@test -f $(REPORTS)/js/report.json || $(MAKE) --no-print-directory conformance-js
+	@test -f $(REPORTS)/probe/report.json || $(MAKE) --no-print-directory probe
+	@for l in $(BINDING_LANGS); do \
+		test -f $(REPORTS)/bindings/$$l-validation.json -a -f $(REPORTS)/bindings/$$l-starter.json \
+			|| $(MAKE) --no-print-directory binding-$$l || exit 1; done
+	rm -rf $(MATRIX)
+	$(BIN)/iospec report --out $(MATRIX) $(MATRIX_REPORTS)
+	timeout 300 env $(MAINT) seq_io_maint.browser_check $(MATRIX)/index.html $(MATRIX_REPORTS) \
+		--screenshot $(MATRIX)/screenshot.png --case-screenshot $(MATRIX)/screenshot-case.png
 
 ## The reference uploader as an SDK (seq_io.reference.uploader_driver), played every uploader vector over real HTTP by
 ## iospec uploader-check against a recording worker (conformance/uploader-http.md).

@@ -42,7 +42,8 @@ binding-cpp: cpp-build
 	timeout 900 $(BIN)/iospec run --kind validation --impl $(CPP_BUILD)/seqio-testee \
 		--xfail $(CPP_SRC)/expected-failures.json --json $(REPORTS)/bindings/cpp-validation.json
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && echo '{"entries": []}' > "$$tmp/x.json" && \
-	timeout 1800 $(BIN)/iospec run --impl $(CPP_BUILD)/seqio-testee --xfail "$$tmp/x.json" --fix > "$$tmp/log" 2>&1 \
+	timeout 1800 $(BIN)/iospec run --impl $(CPP_BUILD)/seqio-testee --xfail "$$tmp/x.json" --fix \
+		--json $(REPORTS)/bindings/cpp-starter.json > "$$tmp/log" 2>&1 \
 		|| { tail -40 "$$tmp/log"; exit 1; }
 	timeout 120 $(CPP_BUILD)/seqio-looseness conformance/vectors.json | cmp - $(CPP_SRC)/looseness.json \
 		|| { echo "bindings/cpp/looseness.json is stale: rebuild and run $(CPP_BUILD)/seqio-looseness conformance/vectors.json"; exit 1; }

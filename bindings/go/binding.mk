@@ -30,6 +30,7 @@ binding-go: $(STAMP)
 		--xfail $(GO_DIR)/expected-failures.json --json $(REPORTS)/bindings/go-validation.json
 	tmp=$$(mktemp -d) && echo '{"entries": []}' > $$tmp/x.json && \
 		timeout 900 $(BIN)/iospec run --impl $(GO_BUILD)/seqio-starter --validate-traffic --xfail $$tmp/x.json --fix \
+		--json $(REPORTS)/bindings/go-starter.json \
 		>$$tmp/log 2>&1; rc=$$?; if [ $$rc -eq 0 ]; then tail -1 $$tmp/log; else cat $$tmp/log; fi; rm -rf $$tmp; exit $$rc
 	timeout 120 $(GO_BUILD)/seqio-looseness -check $(GO_DIR)/looseness.json
 	timeout 600 env GOMAXPROCS=1 nice $(GO_DIR)/consume-package.sh $(GO_BUILD)

@@ -31,7 +31,8 @@ binding-java: $(STAMP)
 	timeout 900 $(BIN)/iospec run --kind validation --impl "$(JAVA_RUN) testee" \
 		--xfail bindings/java/expected-failures.json --json $(REPORTS)/bindings/java-validation.json
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && echo '{"entries": []}' > "$$tmp/x.json" && \
-		timeout 900 $(BIN)/iospec run --impl "$(JAVA_RUN) testee" --xfail "$$tmp/x.json" --fix > "$$tmp/run.txt" \
+		timeout 900 $(BIN)/iospec run --impl "$(JAVA_RUN) testee" --xfail "$$tmp/x.json" --fix \
+			--json $(REPORTS)/bindings/java-starter.json > "$$tmp/run.txt" \
 		|| { cat "$$tmp/run.txt"; exit 1; }; tail -n 1 "$$tmp/run.txt"
 	timeout 300 $(JAVA_RUN) looseness conformance/vectors.json --check bindings/java/looseness.json
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"; rm -rf "$(JAVA_LOCAL_REPO)/example/seqio"' EXIT && \

@@ -29,6 +29,7 @@ binding-rust: $(STAMP)
 		--xfail $(RUST_DIR)/expected-failures.json --json $(REPORTS)/bindings/rust-validation.json
 	tmp=$$(mktemp -d) && echo '{"entries": []}' > $$tmp/expected.json && \
 		timeout 900 $(BIN)/iospec run --impl "$(RUST_BIN)/seq-io-testee" --xfail $$tmp/expected.json --fix \
+		--json $(REPORTS)/bindings/rust-starter.json \
 		> $$tmp/run.log 2>&1; status=$$?; tail -1 $$tmp/run.log; rm -rf $$tmp; exit $$status
 	timeout 300 $(RUST_BIN)/seq-io-looseness conformance/vectors.json --check $(RUST_DIR)/looseness.json
 	$(RUST_ENV) timeout 1800 bash $(RUST_DIR)/package-check.sh

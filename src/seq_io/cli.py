@@ -23,6 +23,7 @@ from seq_io.reference.spec_data import SpecError
 from seq_io.reference.validation import contract
 from seq_io.reference.validation_cases import judge, outcome_of
 from seq_io.reference.wire import MAX_DOCUMENT_BYTES, READER_TOO_LARGE
+from seq_io.report import cli as report_cli
 from seq_io.strict_yaml import YamlError, read_regular_file
 from seq_io.worker import cli as worker_cli
 
@@ -243,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     uploader_check.register(commands)
     export.register(commands)
     bump_review.register(commands)
+    report_cli.register(commands)
     return parser
 
 
