@@ -9,7 +9,7 @@ accepts is one it can show, and a report it refuses is named with the JSON path 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -199,5 +199,5 @@ def load_runs(arguments: list[str]) -> list[Run]:
         seen[label] = seen.get(label, 0) + 1
         if seen[label] > 1:
             label = f"{label} ({seen[label]})"
-        out.append(Run(**{**run.__dict__, "label": label}))
+        out.append(replace(run, label=label))
     return out

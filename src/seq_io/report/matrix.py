@@ -28,11 +28,14 @@ class Matrix:
     runs: list[Run]
     kinds: list[str]
     groups: dict[str, list[str]]
+    by_group: list[dict[str, Counts]]
 
     def cell(self, run: Run, kind: str, group: str | None = None) -> Counts:
+        """The counts of one cell: a run's kind, or its group (EMPTY where it ran none of it)."""
         if group is None:
             return run.kinds.get(kind, EMPTY)
-        return next((g.counts for g in run.groups if g.name == group), EMPTY)
+        index = next(i for i, r in enumerate(self.runs) if r is run)
+        return self.by_group[index].get(group, EMPTY)
 
 
 def build(runs: list[Run]) -> Matrix:
@@ -44,7 +47,7 @@ def build(runs: list[Run]) -> Matrix:
             names = groups.setdefault(group.kind, [])
             if group.name not in names:
                 names.append(group.name)
-    return Matrix(runs, kinds, groups)
+    return Matrix(runs, kinds, groups, [{g.name: g.counts for g in run.groups} for run in runs])
 
 
 def state(counts: Counts) -> str:
@@ -282,7 +285,7 @@ class _Page:
                 if listed:
                     items = "".join(
                         f'<li id="c-{index}-{escape(c["id"])}"><code>{escape(c["id"])}</code> '
-                        f"{escape(str(c.get('note') or c.get('detail') or ''))[:600]}</li>"
+                        f"{escape(str(c.get('note') or c.get('detail') or '')[:600])}</li>"
                         for c in listed
                     )
                     self.out.append(
@@ -307,7 +310,7 @@ def html(matrix: Matrix, vectors: Vectors) -> str:
         '<p class="lede">Each cell: cases passed / cases run; green every case passed, yellow the rest are expected '
         "failures, red a case failed, grey not run. A cell links to its cases below.</p>"
         '<div class="toggle"><input type="checkbox" id="failing-only"><label for="failing-only"> failing only '
-        "(hide every row and implementation where every case passed)</label></div>"
+        "(hide every row, kind and implementation where every case passed)</label></div>"
         "<main>" + "".join(page.out) + "</main></body></html>\n"
     )
 
