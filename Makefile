@@ -53,7 +53,7 @@ conformance-js: $(STAMP) $(JS_STAMP)
 	$(BIN)/iospec run --impl "node $(JS)/src/testee.js" --validate-traffic \
 		--junit $(REPORTS)/js/junit.xml --tap $(REPORTS)/js/results.tap --json $(REPORTS)/js/report.json
 
-## Rewrite conformance/vectors.json, the JSON bundle of every YAML vector file.
+## Rewrite conformance/vectors.json, the JSON bundle of every YAML vector file, and conformance/vectors-index.json.
 export: $(STAMP)
 	$(BIN)/iospec export
 

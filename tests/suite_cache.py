@@ -1,6 +1,6 @@
 """The checkout's vector files, read once per test process → shared by every test module that needs them.
 
-WHY: reading and linting the 72 vector files costs about 4 s of CPU, and a dozen modules need them at import time
+WHY: reading and linting the 85 vector files costs about 3 s of CPU, and a dozen modules need them at import time
 (to parametrize their tests), so each read its own copy and collection alone took over a minute. The callers only
 read what they get; a test that needs a changed suite writes its own files (runner_fakes.make_suite).
 """

@@ -4,7 +4,8 @@
 //
 // WHY a copy at pack time: the schemas and vectors live once, in spec/ and conformance/ of the repository, and npm
 // packs only files inside the package folder. Whole folders are copied (spec/ without the release snapshots, and
-// conformance/ without the YAML vectors, which conformance/vectors.json carries as one JSON file),
+// conformance/ without the YAML vectors, which conformance/vectors.json carries as one JSON file, nor their index,
+// which only the Python runner reads beside them),
 // so a file added there later ships without touching this script, plus the generated TypeScript types. data/ is
 // ignored by git and removed after packing, and src/data.js prefers the checkout's own files whenever the package
 // sits in a checkout, so a copy left behind can never shadow the spec being edited.
@@ -20,7 +21,7 @@ const DATA = path.join(PACKAGE_ROOT, "data");
 /** @type {Array<[string, string, Set<string>]>} from (in the checkout), to (under data/), names left out */
 const COPIES = [
   ["spec", "spec", new Set(["releases"])],
-  ["conformance", "conformance", new Set(["vectors"])],
+  ["conformance", "conformance", new Set(["vectors", "vectors-index.json"])],
   ["generated/ts", "types", new Set()],
 ];
 

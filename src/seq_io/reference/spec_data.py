@@ -83,11 +83,24 @@ def _check_schema(path: Path, schema: Any) -> None:
 
     if not isinstance(schema, dict) or "$id" not in schema or "title" not in schema:
         raise SpecError(f"{path}: a schema file must be a JSON object with `$id` and `title`")
+    if _meta_valid(schema):
+        return
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as error:
         where = "/".join(str(p) for p in error.absolute_path) or "(root)"
         raise SpecError(f"{path}: not a valid 2020-12 schema at {where}: {error.message}") from None
+
+
+def _meta_valid(schema: dict[str, Any]) -> bool:
+    """jsonschema-rs's answer to "is this a valid 2020-12 schema?" (the fast path, docs/dependencies.md: about 300
+    times faster, which every command's start-up pays), or False where it is not installed; a "no" is always
+    explained, and decided, by jsonschema."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return False
+    return bool(jsonschema_rs.meta.is_valid(schema))
 
 
 @cache

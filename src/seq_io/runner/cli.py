@@ -13,6 +13,7 @@ import argparse
 import re
 import shlex
 import sys
+import time
 from pathlib import Path
 
 from seq_io.reference.spec_data import load_spec
@@ -23,7 +24,9 @@ from seq_io.runner.reports import Problem, Report
 from seq_io.runner.run import DEFAULT_TIMEOUT, MAX_TIMEOUTS, START_TIMEOUT, StdioTestee, rejudged, run_cases
 from seq_io.runner.suite import SuiteCase, load_cases, select
 from seq_io.runner.xfail import ExpectedFailures, XfailError
+from seq_io.vector_index import Filters
 from seq_io.vectors import VECTORS_DIR, relative
+from seq_io.vectors import Problem as SuiteProblem
 
 
 def _positive(text: str) -> float:
@@ -234,6 +237,21 @@ def _selection_problems(args: argparse.Namespace, suite: list[SuiteCase]) -> lis
     return found
 
 
+def _empty_selection(args: argparse.Namespace, unreadable: list[SuiteProblem]) -> list[str]:
+    """Why the selection is empty: the vector files that cannot be read (each as itself: file, line, path, what is
+    wrong), else each filter that matches nothing in the whole suite; nothing when the suite has no case at all
+    (the run then fails on its own)."""
+    if unreadable:
+        return [
+            f"{len(unreadable)} problem(s) in the vector files, so no case could be selected:",
+            *map(str, unreadable),
+        ]
+    suite, _ = load_cases(args.vectors)
+    if not suite:
+        return []
+    return _selection_problems(args, suite) or ["the filters (--id, --group, --tag, --kind) together select no case"]
+
+
 def shared_argument_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the arguments `iospec run` and `iospec probe` share (`--fix`, `--xfail`, `--vectors`)."""
     if args.fix and args.xfail is None:
@@ -254,6 +272,7 @@ def command_words(text: str, flag: str) -> list[str] | str:
 
 
 def _run(args: argparse.Namespace) -> int:
+    began = time.monotonic()
     argv = command_words(args.impl, "--impl")
     if isinstance(argv, str):
         print(f"iospec run: {argv}", file=sys.stderr)
@@ -267,12 +286,11 @@ def _run(args: argparse.Namespace) -> int:
     except XfailError as error:
         print(f"iospec run: {error}", file=sys.stderr)
         return 2
-    cases, unreadable = load_cases(args.vectors)
-    chosen = select(cases, ids=args.id, groups=args.group, tags=args.tag, kinds=args.kind)
-    if cases and not chosen:
-        mistakes = _selection_problems(args, cases) or [
-            "the filters (--id, --group, --tag, --kind) together select no case"
-        ]
+    filters = Filters(args.id, args.group, args.tag, args.kind)
+    # An expected-failure list is judged against every case (entries naming none are stale), so it reads them all.
+    cases, unreadable = load_cases(args.vectors, None if args.xfail else filters)
+    chosen = [case for case in cases if filters.wanted(case.id, case.group, case.tags, case.kind)]
+    if not chosen and (mistakes := _empty_selection(args, unreadable)):
         print("\n".join(f"iospec run: {line}" for line in mistakes), file=sys.stderr)
         return 2
     traffic = Traffic() if args.validate_traffic else None
@@ -292,6 +310,7 @@ def _run(args: argparse.Namespace) -> int:
         expected_failures=relative(args.xfail) if args.xfail else None,
         max_timeouts=args.max_timeouts,
     )
+    report.seconds = time.monotonic() - began  # the whole command's time, reading the vectors included
     stale = [Problem("expected-failures", f"{label} names no case of the suite") for label in expected.stale(cases)]
     report.problems[:0] = [Problem("suite", str(problem)) for problem in unreadable] + stale
     sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a TextIOWrapper

@@ -1,18 +1,20 @@
-"""Loaded vector files → the runner's `SuiteCase`s (kind, case, group, tags) → the selection the filters let
-through.
+"""Vector files (all, or only those a selection needs, by seq_io.vector_index) → the runner's `SuiteCase`s (kind,
+case, group, tags) → the selection the filters let through.
 
 WHY it is apart: selecting cases (`--id`, `--group`, `--tag`, `--kind`) is about the suite, not about how a
-case is asked or judged, and every report groups by what is defined here.
+case is asked or judged, and every report groups by what is defined here. Loading is part of selecting: reading
+every file costs seconds of CPU, so a selection reads only the files that can hold its cases.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path
 
-from seq_io.vectors import VECTORS_DIR, Case, Problem, VectorFile, load_suite
+from seq_io import vector_index
+from seq_io.vector_index import Filters
+from seq_io.vectors import VECTORS_DIR, Case, Problem, VectorFile, load_files
 
 
 @dataclass(frozen=True)
@@ -40,10 +42,7 @@ def suite_cases(files: Iterable[VectorFile], root: Path = VECTORS_DIR) -> list[S
     """Every case of the loaded files, in file order (files sorted by path, cases as written)."""
     out: list[SuiteCase] = []
     for vector_file in files:
-        try:
-            stem = vector_file.path.resolve().relative_to(root.resolve()).with_suffix("").as_posix()
-        except ValueError:
-            stem = vector_file.path.stem
+        stem = vector_index.stem(vector_file.path, root)
         type_name = vector_file.doc.get("type") if vector_file.kind == "validation" else None
         for case in vector_file.cases:
             tags = frozenset(case.group.get("tags", ())) | frozenset(case.data.get("tags", ()))
@@ -51,8 +50,11 @@ def suite_cases(files: Iterable[VectorFile], root: Path = VECTORS_DIR) -> list[S
     return out
 
 
-def load_cases(root: Path = VECTORS_DIR) -> tuple[list[SuiteCase], list[Problem]]:
-    files, problems = load_suite(root)
+def load_cases(root: Path = VECTORS_DIR, needed_for: Filters | None = None) -> tuple[list[SuiteCase], list[Problem]]:
+    """The cases of the files under `root` that can hold a case `needed_for` selects (by default every file), and
+    the problems of the files read. Every file that was not vouched for by the index is read, so a broken file
+    is reported whatever the filters."""
+    files, problems = load_files(vector_index.needed(root, needed_for or Filters()))
     return suite_cases(files, root), problems
 
 
@@ -64,16 +66,6 @@ def select(
     tags: Sequence[str] = (),
     kinds: Sequence[str] = (),
 ) -> list[SuiteCase]:
-    """The cases every given filter lets through. Ids and groups are shell-style patterns (`sch-windows-*`); a
-    group pattern matches the qualified name (`schedule/windows/*`) or the bare group name."""
-
-    def wanted(case: SuiteCase) -> bool:
-        bare = case.group.rsplit("/", 1)[-1]
-        return (
-            (not ids or any(fnmatchcase(case.id, p) for p in ids))
-            and (not groups or any(fnmatchcase(case.group, p) or fnmatchcase(bare, p) for p in groups))
-            and (not tags or bool(case.tags & set(tags)))
-            and (not kinds or case.kind in kinds)
-        )
-
-    return [case for case in cases if wanted(case)]
+    """The cases every given filter lets through (`Filters.wanted`)."""
+    filters = Filters(ids, groups, tags, kinds)
+    return [case for case in cases if filters.wanted(case.id, case.group, case.tags, case.kind)]
