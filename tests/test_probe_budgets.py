@@ -268,6 +268,8 @@ def test_a_needed_configuration_is_written_as_json() -> None:
     text = needs({"declaration": {"every": 1, "unit": "seconds"}, "rate": 10.5, "operations": []}, 0.2)
     assert text == 'declaration {"every": 1, "unit": "seconds"}, rate 10.5, a wait of at least 0.2 s'
     assert needs({"declaration": None, "operations": []}, 1).startswith("declaration null,")
+    text = needs({"declaration": None, "episode_idle": 2.5, "limits": {"MAX_STREAM_FRAMES": 4}, "operations": []}, 1)
+    assert text == "declaration null, episode_idle 2.5, MAX_STREAM_FRAMES 4, a wait of at least 1 s"
 
 
 def test_a_replay_budget_is_its_waits_plus_an_allowance_per_request() -> None:

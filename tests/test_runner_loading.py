@@ -148,3 +148,38 @@ def test_a_broken_file_beside_a_selection_is_a_problem_of_the_run(
     out = capsys.readouterr().out
     assert f"suite: {broken}:" in out and "not valid YAML" in out
     assert out.rstrip().endswith("1 passed, 1 failed")
+
+
+def test_an_unreachable_worker_is_refused_before_any_vector_file_is_read(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from seq_io import cli as iospec
+
+    def no_reading(paths: list[Path]) -> tuple[list[VectorFile], list[Problem]]:
+        raise AssertionError(f"{len(paths)} vector file(s) read before the worker was reached")
+
+    monkeypatch.setattr(suite, "load_files", no_reading)
+    assert iospec.main(["probe", "--worker", "http://127.0.0.1:9", "--timeout", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("iospec probe: cannot use the worker at http://127.0.0.1:9: ") and err.count("\n") == 1, err
+
+
+def test_the_probe_reads_only_the_stream_files_its_selection_needs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from seq_io import cli as iospec
+
+    read: list[Path] = []
+    real = vectors.load_files
+
+    def spy(paths: list[Path]) -> tuple[list[VectorFile], list[Problem]]:
+        read.extend(paths)
+        return real(paths)
+
+    config = tmp_path / "worker.json"
+    config.write_text('{"wait_s": 0.2}', encoding="utf-8")
+    monkeypatch.setattr(suite, "load_files", spy)
+    # No worker listens: the configuration file stands in for its answer, and the one replay fails to connect.
+    iospec.main(["probe", "--worker", "http://127.0.0.1:9", "--worker-config", str(config), "--id", "str-act-0001"])
+    capsys.readouterr()
+    assert read == [VECTORS_DIR / "stream" / "act.yaml"]

@@ -31,6 +31,7 @@ from seq_io.runner.cli import command_words, shared_argument_problem
 from seq_io.runner.reports import Problem, Report
 from seq_io.runner.suite import SuiteCase, load_cases, select
 from seq_io.runner.xfail import ExpectedFailures, XfailError
+from seq_io.vector_index import Filters
 from seq_io.vectors import VECTORS_DIR, relative
 
 EXTRA_HINT = "pip install 'sequences-io-spec[http]'"
@@ -190,7 +191,10 @@ async def _probe(args: argparse.Namespace, expected: ExpectedFailures) -> tuple[
     )
     async with httpx.AsyncClient(limits=limits, trust_env=False) as client, _run_budget(url, args.max_run_s):
         info = await _worker_info(client, url, args)  # first: a worker that cannot be used is known in a second
-        cases, unreadable = load_cases(args.vectors)
+        # Only the files that can hold a selected stream case are read, unless a list's entries are to be judged
+        # against every case (entries naming none are stale).
+        needed_for = None if args.xfail else Filters(args.id, args.group, args.tag, ["stream"])
+        cases, unreadable = load_cases(args.vectors, needed_for)
         chosen = select(cases, ids=args.id, groups=args.group, tags=args.tag, kinds=["stream"])
         config = WorkerConfig.of(info)
         settings = ProbeSettings(

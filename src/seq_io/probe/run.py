@@ -171,8 +171,8 @@ def needs(data: dict[str, Any], wait_s: float) -> str:
     if "rate" in data and reads_rate(data["declaration"]):
         parts.append(f"rate {as_json(data['rate'])}")
     if data.get("episode_idle") is not None:
-        parts.append(f"episode_idle {data['episode_idle']}")
-    parts += [f"{name} {value}" for name, value in limits.items()]
+        parts.append(f"episode_idle {as_json(data['episode_idle'])}")
+    parts += [f"{name} {as_json(value)}" for name, value in limits.items()]
     parts.append(f"a wait of at least {wait_s:.3g} s")
     return ", ".join(parts)
 
