@@ -18,7 +18,7 @@ from pathlib import Path
 from seq_io import bump_review, export, locate, rule_coverage, runner, timeline, uploader_check, vectors
 from seq_io.probe import cli as probe_cli
 from seq_io.reference.bounded_file import TooLarge, UnreadableFile, decode_utf8, read_bounded_bytes, read_bounded_stream
-from seq_io.reference.rule_ids import known_rule_ids
+from seq_io.reference.rule_ids import error_ids, known_rule_ids
 from seq_io.reference.spec_data import SpecError
 from seq_io.reference.validation import contract
 from seq_io.reference.validation_cases import judge, outcome_of
@@ -60,7 +60,8 @@ def _validate(args: argparse.Namespace) -> int:
 def _load_and_lint(root: Path = vectors.VECTORS_DIR) -> tuple[list[vectors.VectorFile], list[vectors.Problem]]:
     files, problems = vectors.load_suite(root)
     spec = contract().spec
-    problems += list(vectors.lint(files, vectors.read_ledger(), known_rule_ids(spec), set(spec.type_names)))
+    known = known_rule_ids(spec), set(spec.type_names), error_ids(spec)
+    problems += list(vectors.lint(files, vectors.read_ledger(), *known))
     return files, problems
 
 

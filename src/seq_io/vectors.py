@@ -4,13 +4,15 @@ The YAML files under conformance/vectors/ are the suite. This module is the one 
 (the validation run, the tests, the JSON export): the strict YAML loader refuses typing traps, the vector-file
 schema checks the shape, and the lint checks what the schema cannot say: ids unique across the suite, each id in
 the published ledger (so an id is never reused or renumbered), each id carrying its file's prefix, each
-expected rule id known to the spec, no text citing a document outside this package (a vector's `why` derives
-its expectation from spec/, so it cites spec/'s rule ids and sections, never working notes kept outside it), and
+expected rule id and error id known to the spec, no text citing a document outside this package (a vector's
+`why` derives its expectation from spec/, so it cites spec/'s rule ids and sections, never working notes kept
+outside it), and
 no uploader scenario asking what a robot would never do (spec/uploader.md UPL-EVENTS, seq_io.uploader_lint).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -164,8 +166,14 @@ def read_ledger(path: Path = LEDGER) -> set[str]:
     return {line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
 
 
-def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known_types: set[str]) -> Iterator[Problem]:
-    """What the vector-file schema cannot say."""
+def lint(
+    files: list[VectorFile],
+    ledger: set[str],
+    known_rules: set[str],
+    known_types: set[str],
+    known_errors: set[str] | None = None,
+) -> Iterator[Problem]:
+    """What the vector-file schema cannot say; expected error ids are checked when `known_errors` is given."""
     seen: dict[str, Case] = {}
     for vector_file in files:
         yield from outside_citations(vector_file)
@@ -198,9 +206,43 @@ def lint(files: list[VectorFile], ledger: set[str], known_rules: set[str], known
                     "$",
                     f"the id {case.id} is not in {relative(LEDGER)}: ids are assigned by `iospec ids`, never by hand",
                 )
-            rule = case.data.get("error", {}).get("rule") if vector_file.kind == "validation" else None
-            if rule is not None and rule not in known_rules:
-                yield Problem(case.file, case.line, "$.error.rule", f"{rule!r} is not a rule id the spec defines")
+        yield from _unknown_ids(vector_file, known_rules, known_errors)
+
+
+def _did_you_mean(name: str, known: set[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def expected_ids(vector_file: VectorFile) -> Iterator[tuple[tuple[str | int, ...], str, str]]:
+    """Each id a case expects, with its path in the file and what it is: the `error.rule` of an invalid validation
+    case (`rule`), and the `error` of every `expect` mapping of the other kinds, wherever it stands (`error`)."""
+    for group_index, group in enumerate(vector_file.doc["groups"]):
+        for case_index, case in enumerate(group["cases"]):
+            at: tuple[str | int, ...] = ("groups", group_index, "cases", case_index)
+            if vector_file.kind == "validation":
+                rule = case.get("error", {}).get("rule")
+                if isinstance(rule, str):
+                    yield (*at, "error", "rule"), rule, "rule"
+                continue
+            for path, text in _strings(case, at):
+                if path[-2:] == ("expect", "error"):
+                    yield path, text, "error"
+
+
+def _unknown_ids(vector_file: VectorFile, known_rules: set[str], known_errors: set[str] | None) -> Iterator[Problem]:
+    """Each expected rule or error id that spec/ does not define, with the closest one it does."""
+    for path, name, what in expected_ids(vector_file):
+        if what == "rule" and name not in known_rules:
+            said = f"{name!r} is not a rule id the spec defines{_did_you_mean(name, known_rules)}"
+        elif what == "error" and known_errors is not None and name not in known_errors:
+            said = (
+                f"{name!r} is not an error id the spec defines (the error-id tables of spec/schedule.md and "
+                f"spec/stream.md){_did_you_mean(name, known_errors)}"
+            )
+        else:
+            continue
+        yield Problem(relative(vector_file.path), vector_file.loaded.line_of(path), format_path(list(path)), said)
 
 
 def _event_order(vector_file: VectorFile) -> Iterator[Problem]:

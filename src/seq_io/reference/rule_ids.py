@@ -7,10 +7,12 @@ vector is caught instead of making the case unpassable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from seq_io.reference import beyond_schema, validation, wire
+from seq_io.reference.keeper import INVALID_SCENARIO
 from seq_io.reference.spec_data import SpecData
 
 ASSERTION_KEYWORDS = frozenset(
@@ -62,3 +64,24 @@ def known_rule_ids(spec: SpecData) -> set[str]:
     api_rules = {validation.UNKNOWN_TYPE, validation.MODEL_REFUSED}
     beyond = set(beyond_schema.BEYOND_SCHEMA_RULES)
     return set(ASSERTION_KEYWORDS) | schema_rule_ids(spec) | beyond | wire_rules | api_rules
+
+
+_ERROR_TABLE_HEAD = re.compile(r"^\|\s*error id\s*\|")
+_ERROR_ID_CELL = re.compile(r"^\|\s*`([a-z_]+\.[a-z0-9-]+)`\s*\|")
+
+
+def error_ids(spec: SpecData) -> set[str]:
+    """The error ids a vector may expect: the first column of every table headed `| error id |` in the spec's
+    Markdown pages (spec/schedule.md for schedule, envelope and rows_of, spec/stream.md § 10 for the stream), and
+    `stream.invalid-scenario`, which spec/stream.md keeps to the conformance vectors (STR-SCENARIO)."""
+    found = {INVALID_SCENARIO}
+    for page in sorted(spec.root.glob("*.md")):
+        in_table = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if _ERROR_TABLE_HEAD.match(line):
+                in_table = True
+            elif not line.startswith("|"):
+                in_table = False
+            elif in_table and (cell := _ERROR_ID_CELL.match(line)):
+                found.add(cell.group(1))
+    return found
