@@ -5,6 +5,7 @@ suite's answer, the files the index cannot vouch for, and broken files in a temp
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -183,3 +184,22 @@ def test_the_probe_reads_only_the_stream_files_its_selection_needs(
     iospec.main(["probe", "--worker", "http://127.0.0.1:9", "--worker-config", str(config), "--id", "str-act-0001"])
     capsys.readouterr()
     assert read == [VECTORS_DIR / "stream" / "act.yaml"]
+
+
+def test_fix_keeps_a_list_s_own_schema_reference(
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from seq_io.runner import xfail
+
+    listed = tmp_path / "list.json"
+    header = {"$schema": "../my/xfail.schema.json", "description": "ours"}
+    listed.write_text(json.dumps(header | {"entries": []}), encoding="utf-8")
+    assert runner.main(cli(suite_dir, fake("echo", "--wrong", "fake-0001"), "--xfail", str(listed), "--fix")) == 0
+    capsys.readouterr()
+    written = json.loads(listed.read_text(encoding="utf-8"))
+    assert {key: written[key] for key in header} == header and [e["id"] for e in written["entries"]] == ["fake-0001"]
+    listed.unlink()
+    assert runner.main(cli(suite_dir, fake("echo", "--wrong", "fake-0001"), "--xfail", str(listed), "--fix")) == 0
+    capsys.readouterr()
+    assert json.loads(listed.read_text(encoding="utf-8"))["$schema"] == xfail.schema_id()
+    assert xfail.schema_id().startswith("https://")

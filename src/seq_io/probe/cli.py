@@ -277,7 +277,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.fix:
             judged = [(r.case, r.verdict) for r in report.records if not r.note.startswith(NOT_APPLICABLE + ":")]
             fixed = xfail.fixed(expected, judged, known)
-            args.xfail.write_text(xfail.dump(fixed, args.xfail), encoding="utf-8")
+            args.xfail.write_text(xfail.dump(fixed), encoding="utf-8")
             print(f"wrote {args.xfail}: {len(fixed.all_entries())} entries; rerun without --fix to check it")
             accounted = all(xfail.outcome(verdict, fixed.entry_for(case))[1] for case, verdict in judged)
     except OSError as error:

@@ -176,7 +176,7 @@ def _fix(args: argparse.Namespace, expected: ExpectedFailures, report: Report, s
     added = new_entries.keys() - old_entries.keys()
     removed = old_entries.keys() - new_entries.keys()
     changed = [label for label in new_entries.keys() & old_entries.keys() if new_entries[label] != old_entries[label]]
-    _write(args.xfail, xfail.dump(new, args.xfail))
+    _write(args.xfail, xfail.dump(new))
     print(
         f"wrote {args.xfail}: {len(new_entries)} entries ({len(added)} added, {len(removed)} removed, "
         f"{len(changed)} changed); the summary below judges the run against it"

@@ -14,7 +14,6 @@ sorted) so that rewrites give small diffs.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -245,9 +244,16 @@ def fixed(
     return ExpectedFailures(dict(sorted(entries.items())), dict(expected.header), patterns)
 
 
-def dump(expected: ExpectedFailures, path: Path) -> str:
-    """The file's text: header members first, then the entries (kinds, groups, ids sorted); `$schema` for a
-    new file."""
-    header = dict(expected.header) or {"$schema": os.path.relpath(XFAIL_SCHEMA, path.resolve().parent)}
+@cache
+def schema_id() -> str:
+    """The list schema's `$id`, which a new list names as its `$schema`: stable wherever the package is installed,
+    where a path to conformance/schema/ would point into one virtualenv's site-packages."""
+    return str(json.loads(XFAIL_SCHEMA.read_text(encoding="utf-8"))["$id"])
+
+
+def dump(expected: ExpectedFailures) -> str:
+    """The file's text: header members first (the file's own, kept as they are), then the entries (kinds, groups,
+    ids sorted); a new file's header is `$schema`, the schema's `$id`."""
+    header = dict(expected.header) or {"$schema": schema_id()}
     document = header | {"entries": [entry.as_json() for entry in expected.all_entries()]}
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
