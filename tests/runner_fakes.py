@@ -27,7 +27,8 @@ from seq_io.vectors import CONFORMANCE
 
 FAKES = Path(__file__).parent / "fake_testees"
 REPORT_SCHEMA = Draft202012Validator(json.loads((CONFORMANCE / "schema" / "report.schema.json").read_text()))
-CLOSING_LINE = re.compile(r"^(\d+) passed, (\d+) failed$")
+CLOSING_LINE = re.compile(r"^(?P<counts>.+) in (?P<seconds>\d+\.\d\d) s$")
+COUNTED = re.compile(r"^(\d+) (failed|passed|skipped|xfailed|xpassed|errors?|not run|run problems?)$")
 
 ROWS_FILE = """$schema: ../../schema/vector-file.schema.json
 kind: rows_of
@@ -113,10 +114,22 @@ def assert_valid_report(report: Report) -> dict[str, Any]:
     return document
 
 
-def closing_line(text: str) -> tuple[int, int]:
+def final_counts(text: str) -> dict[str, int]:
+    """The summary's last line ("2 failed, 3 passed, 1 run problem in 0.52 s") → {"failed": 2, "passed": 3,
+    "run problem": 1}; an outcome that did not occur is absent (and the line must name at least one)."""
     match = CLOSING_LINE.match(text.rstrip("\n").splitlines()[-1])
     assert match, text[-300:]
-    return int(match.group(1)), int(match.group(2))
+    if match["counts"] == "no cases ran":
+        return {}
+    found = [COUNTED.match(part) for part in match["counts"].split(", ")]
+    assert all(found), text[-300:]
+    return {m[2].rstrip("s") if m[2].startswith(("error", "run problem")) else m[2]: int(m[1]) for m in found if m}
+
+
+def closing_line(text: str) -> tuple[int, int]:
+    """(cases passed, cases and run problems not acceptable) as the summary's last line counts them."""
+    counted = final_counts(text)
+    return counted.pop("passed", 0), sum(n for outcome, n in counted.items() if outcome != "xfailed")
 
 
 def gone(pid: int, within: float = 3.0) -> bool:

@@ -66,7 +66,7 @@ def test_deep_nesting_is_refused_with_file_and_line_by_lint_and_run(tmp_path: Pa
     assert_clean_refusal(iospec("lint", "--vectors", str(root)), 1, refusal)
     report = tmp_path / "report.json"
     done = iospec("run", "--impl", " ".join(fake("echo")), "--vectors", str(root), "--json", str(report))
-    assert_clean_refusal(done, 1, refusal, "1 passed, 1 failed")
+    assert_clean_refusal(done, 1, refusal, "1 passed, 1 run problem in ")
     document = json.loads(report.read_text())  # the run went on with the good file and wrote its report
     assert [case["id"] for case in document["cases"]] == ["fake-0001"]
     assert any(refusal.split(": $: ")[1] in problem["message"] for problem in document["problems"])
@@ -107,7 +107,7 @@ def test_a_yaml_that_is_not_a_regular_file_is_refused_unread(tmp_path: Path, mak
     refusal = f"{odd}:1: $: not a regular file ({what})"
     assert_clean_refusal(iospec("lint", "--vectors", str(root)), 1, refusal)
     done = iospec("run", "--impl", " ".join(fake("echo")), "--vectors", str(root))
-    assert_clean_refusal(done, 1, refusal, "1 passed, 1 failed")
+    assert_clean_refusal(done, 1, refusal, "1 passed, 1 run problem in ")
 
 
 def test_no_more_than_the_limit_is_ever_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 
 import suite_cache
 from http_processes import BROKEN, REPO, children, probe, probe_started, running, worker
+from runner_fakes import closing_line
 from seq_io.reference.keeper import FRAMES_MISSING, FRAMES_OVER_LIMIT
 from seq_io.runner.kinds import expected_outcome
 from seq_io.runner.suite import SuiteCase
@@ -96,7 +97,7 @@ def test_the_reference_worker_passes_every_applicable_case(tmp_path: Path) -> No
     assert (tmp_path / "junit.xml").read_text().count("<testcase ") == len(STREAM)
     schema = json.loads((REPO / "conformance" / "schema" / "report.schema.json").read_text())
     assert not list(Draft202012Validator(schema).iter_errors(report))
-    assert f"{report['passed']} passed, {len(late)} failed" in stdout.rstrip().splitlines()[-1]
+    assert closing_line(stdout) == (report["passed"], len(late))
 
 
 def _with_skipped(case: SuiteCase) -> bool:
@@ -244,7 +245,7 @@ def test_start_runs_the_worker_for_the_length_of_the_probe(tmp_path: Path) -> No
     late = timing_errors(report)
     assert done.returncode == (1 if late else 0), done.stdout + done.stderr
     acts = sum(c.group.startswith("stream/act/") for c in STREAM)
-    assert f"{acts - len(late)} passed, {len(late)} failed" in done.stdout.rstrip().splitlines()[-1]
+    assert closing_line(done.stdout) == (acts - len(late), len(late))
 
 
 def test_start_with_a_command_that_never_listens_is_one_line() -> None:

@@ -240,6 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
     rule_coverage.register(commands)
     timeline.register(commands)
     runner.register(commands)
+    runner.register_show(commands)
     worker_cli.register(commands)
     probe_cli.register(commands)
     uploader_check.register(commands)

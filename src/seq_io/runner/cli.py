@@ -1,15 +1,21 @@
-"""`iospec run`: argv → the vector files and the expected-failure list → the selected cases through `run.run_cases`
-against a testee started from `--impl` → summary, JUnit, TAP and JSON reports (and, with `--fix`, the list
-rewritten) → exit code 0 only when every case is acceptable (with `--fix`: acceptable to the rewritten list), 1
-when one is not, 2 when the command was used wrongly (a filter that selects nothing is such a mistake).
+"""`iospec run`: argv → the testee started from `--impl` and its handshake → the vector files and the
+expected-failure list → the selected cases through `run.run_cases` → summary, JUnit, TAP and JSON reports (and,
+with `--fix`, the list rewritten; `.iospec_cache/lastfailed.json` updated) → exit code 0 only when every case is
+acceptable (with `--fix`: acceptable to the rewritten list), 1 when one is not, 2 when the command was used
+wrongly (a filter that selects nothing is such a mistake) or the testee failed its handshake.
 
 WHY it is apart from the loop: the command's checks of its own arguments (exit 2), where reports go and how the
-list is rewritten are the command's business; `run` stays the one loop both testees share.
+list is rewritten are the command's business; `run` stays the one loop both testees share. The handshake comes
+before the vectors are read: a testee that cannot start, or answers the hello wrongly, can run no case, so the
+run ends within seconds with one line saying why (and what to do) instead of a report of every case not run;
+the reports asked for still record it, as a run problem of source `handshake`. `--collect-only` starts no
+testee at all.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shlex
 import sys
@@ -17,10 +23,10 @@ import time
 from pathlib import Path
 
 from seq_io.reference.spec_data import load_spec
-from seq_io.runner import reports, xfail
+from seq_io.runner import lastfailed, reports, xfail
 from seq_io.runner.kinds import KINDS
-from seq_io.runner.protocol import Traffic, runner_hello
-from seq_io.runner.reports import Problem, Report
+from seq_io.runner.protocol import Broken, Traffic, runner_hello
+from seq_io.runner.reports import Problem, Report, printable
 from seq_io.runner.run import DEFAULT_TIMEOUT, MAX_TIMEOUTS, START_TIMEOUT, StdioTestee, rejudged, run_cases
 from seq_io.runner.suite import SuiteCase, load_cases, select
 from seq_io.runner.xfail import ExpectedFailures, XfailError
@@ -60,10 +66,9 @@ def _kind(text: str) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--impl",
-        required=True,
         metavar="COMMAND",
         help="the testee's command line, split like a POSIX shell, run in the current folder "
-        '(e.g. "python -m seq_io.reference.testee")',
+        '(e.g. "python -m seq_io.reference.testee"); required unless --collect-only',
     )
     parser.add_argument(
         "--vectors",
@@ -148,6 +153,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", type=Path, metavar="F", help="write the JSON report (conformance/schema/report.schema.json)"
     )
     parser.add_argument("--show", type=int, default=20, metavar="N", help="failing cases shown in full (default 20)")
+    parser.add_argument(
+        "--collect-only",
+        action="store_true",
+        help="list the selected cases (id and file:line; with -q ids only) and exit; no testee is started",
+    )
+    parser.add_argument(
+        "--last-failed",
+        "--lf",
+        action="store_true",
+        help=f"run only the selected cases that failed last time in this folder ({lastfailed.CACHE_FILE}, "
+        "updated by every run); every selected case when none did",
+    )
+    parser.add_argument(
+        "-x",
+        "--exitfirst",
+        action="store_true",
+        help="stop at the first case that is not acceptable; the rest are recorded as not run",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print only the failures and the last line (no tables)"
+    )
 
 
 def _announce(text: str) -> None:
@@ -271,9 +297,97 @@ def command_words(text: str, flag: str) -> list[str] | str:
     return words if words else f"{flag} is empty"
 
 
+def handshake_problem(broken: Broken, argv: list[str], contract_version: str) -> str:
+    """One line for a testee that cannot be used: what went wrong, what it printed, and what to do."""
+    printed = broken.printed
+    said = [f"it ended with {printed.exit}"] if printed.exit else []
+    refused = broken.detail.startswith("handshake refused: ")
+    if printed.stdout.strip() and not refused:  # a refused hello is named by the reason
+        said.append(f"its stdout began {printed.stdout.strip()[:120]!r}")
+    last_words = [line for line in printed.stderr.splitlines() if line.strip()][-1:]
+    said += [f"its stderr ended {line.strip()[:200]!r}" for line in last_words]
+    if broken.timed_out:
+        said.append("--start-timeout S waits longer")
+    if broken.detail.startswith("cannot start"):
+        what = broken.detail
+        advice = 'check --impl: it must start your testee from this folder (e.g. --impl "python -m my_testee")'
+    else:
+        what = (
+            f"the testee's hello was refused: {broken.detail.removeprefix('handshake refused: ')}"
+            if refused
+            else f"the testee failed its handshake: {broken.detail.removeprefix('handshake failed: ')}"
+        )
+        hello = json.dumps(runner_hello(contract_version), separators=(",", ":"))
+        advice = (
+            "a testee answers the runner's hello with its own, as its first line on stdout "
+            f"(conformance/protocol.md, \"Handshake\"); try: echo '{hello}' | {shlex.join(argv)}"
+        )
+    return "; ".join([what, *said, advice])
+
+
+def _write_reports(args: argparse.Namespace, report: Report) -> str | None:
+    """Write the reports asked for; what went wrong, if anything."""
+    try:
+        for path, render in ((args.junit, reports.junit), (args.tap, reports.tap), (args.json, reports.json_text)):
+            if path is not None:
+                _write(path, render(report))
+    except OSError as error:
+        return f"cannot write a report: {error}"
+    return None
+
+
+def _unusable(args: argparse.Namespace, argv: list[str], version: str, broken: Broken, started: float) -> int:
+    """A testee that failed its handshake: one line on stderr, the reports asked for with that problem, exit 2."""
+    line = handshake_problem(broken, argv, version)
+    report = Report(version, argv, None, (), relative(args.xfail) if args.xfail else None)
+    report.problems.append(Problem("handshake", line))
+    report.seconds = time.monotonic() - started
+    cannot_write = _write_reports(args, report)
+    print(printable(f"iospec run: {line}"), file=sys.stderr)
+    if cannot_write is not None:
+        print(f"iospec run: {cannot_write}", file=sys.stderr)
+    return 2
+
+
+def _selected(
+    args: argparse.Namespace,
+) -> tuple[list[SuiteCase], list[SuiteCase], list[SuiteProblem]] | None:
+    """(the cases read, those selected, the problems of unreadable files); None after saying why the selection
+    is empty. An expected-failure list is judged against every case (entries naming none are stale), so with one
+    every file is read; else only those that can hold a selected case."""
+    filters = Filters(args.id, args.group, args.tag, args.kind)
+    cases, unreadable = load_cases(args.vectors, None if args.xfail else filters)
+    chosen = [case for case in cases if filters.wanted(case.id, case.group, case.tags, case.kind)]
+    if not chosen and (mistakes := _empty_selection(args, unreadable)):
+        print("\n".join(f"iospec run: {line}" for line in mistakes), file=sys.stderr)
+        return None
+    return cases, chosen, unreadable
+
+
+def _collect(args: argparse.Namespace) -> int:
+    """`--collect-only`: the selected cases, one a line (`id  file:line`, or the id alone with `-q`)."""
+    found = _selected(args)
+    if found is None:
+        return 2
+    _, chosen, unreadable = found
+    for problem in unreadable:
+        print(f"iospec run: {problem}", file=sys.stderr)
+    lines = [case.id if args.quiet else f"{case.id}  {case.where}" for case in chosen]
+    if not args.quiet:
+        lines.append(f"{len(chosen)} case(s) selected")
+    print("\n".join(lines))
+    return 1 if unreadable else 0
+
+
 def _run(args: argparse.Namespace) -> int:
-    began = time.monotonic()
-    argv = command_words(args.impl, "--impl")
+    started = time.monotonic()
+    if args.impl is None and not args.collect_only:
+        print(
+            "iospec run: --impl COMMAND is required (the testee to run); --collect-only lists the cases without one",
+            file=sys.stderr,
+        )
+        return 2
+    argv = command_words(args.impl, "--impl") if args.impl is not None else []
     if isinstance(argv, str):
         print(f"iospec run: {argv}", file=sys.stderr)
         return 2
@@ -286,13 +400,8 @@ def _run(args: argparse.Namespace) -> int:
     except XfailError as error:
         print(f"iospec run: {error}", file=sys.stderr)
         return 2
-    filters = Filters(args.id, args.group, args.tag, args.kind)
-    # An expected-failure list is judged against every case (entries naming none are stale), so it reads them all.
-    cases, unreadable = load_cases(args.vectors, None if args.xfail else filters)
-    chosen = [case for case in cases if filters.wanted(case.id, case.group, case.tags, case.kind)]
-    if not chosen and (mistakes := _empty_selection(args, unreadable)):
-        print("\n".join(f"iospec run: {line}" for line in mistakes), file=sys.stderr)
-        return 2
+    if args.collect_only:
+        return _collect(args)
     traffic = Traffic() if args.validate_traffic else None
     version = load_spec().contract_version
     if traffic is not None and (problems := traffic.problems("runner-hello", runner_hello(version))):
@@ -301,6 +410,32 @@ def _run(args: argparse.Namespace) -> int:
     testee = StdioTestee(
         argv, version, timeout=args.timeout, start_timeout=args.start_timeout, traffic=traffic, announce=_announce
     )
+    try:
+        testee.hello()
+    except Broken as broken:
+        return _unusable(args, argv, version, broken, started)
+    try:
+        return _judged(args, argv, testee, expected, traffic, started)
+    finally:
+        testee.close()  # already closed by the run, unless the selection was refused or the run interrupted
+
+
+def _judged(
+    args: argparse.Namespace,
+    argv: list[str],
+    testee: StdioTestee,
+    expected: ExpectedFailures,
+    traffic: Traffic | None,
+    started: float,
+) -> int:
+    """The selected cases through a testee that passed its handshake → the reports and the exit code."""
+    found = _selected(args)
+    if found is None:
+        return 2
+    cases, chosen, unreadable = found
+    if args.last_failed:
+        chosen, said = lastfailed.narrowed(chosen, Path.cwd())
+        _announce(said)
     report = run_cases(
         chosen,
         testee,
@@ -309,21 +444,27 @@ def _run(args: argparse.Namespace) -> int:
         command=argv,
         expected_failures=relative(args.xfail) if args.xfail else None,
         max_timeouts=args.max_timeouts,
+        exitfirst=args.exitfirst,
     )
-    report.seconds = time.monotonic() - began  # the whole command's time, reading the vectors included
     stale = [Problem("expected-failures", f"{label} names no case of the suite") for label in expected.stale(cases)]
     report.problems[:0] = [Problem("suite", str(problem)) for problem in unreadable] + stale
+    try:
+        lastfailed.update(Path.cwd(), report.records)
+    except OSError as error:
+        _announce(f"cannot update {lastfailed.CACHE_FILE} (--last-failed will not know this run): {error}")
     sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a TextIOWrapper
     try:
         if args.fix:
             report = _fix(args, expected, report, cases)
-        for path, render in ((args.junit, reports.junit), (args.tap, reports.tap), (args.json, reports.json_text)):
-            if path is not None:
-                _write(path, render(report))
     except OSError as error:
         print(f"iospec run: cannot write a report: {error}", file=sys.stderr)
         return 2
-    print(reports.summary(report, args.show), end="")
+    report.seconds = time.monotonic() - started
+    cannot_write = _write_reports(args, report)
+    if cannot_write is not None:
+        print(f"iospec run: {cannot_write}", file=sys.stderr)
+        return 2
+    print(reports.summary(report, args.show, quiet=args.quiet), end="")
     return 0 if report.ok else 1
 
 

@@ -4,9 +4,12 @@ TAP 14 and the JSON report (conformance/schema/report.schema.json).
 WHY it is shaped this way: each format is a pure function of the same `Report`, so they cannot disagree, and
 the run's verdict is one number: `failed` counts the cases that are not acceptable (fail, xpass, an unlisted
 skip, error) plus each run-level problem (a vector file that could not be read, an expected-failure entry naming
-no case, a testee that did not end cleanly). The summary's last line, "N passed, M failed", is that number, and the exit
-code is 0 exactly when M is 0. Text from a testee can hold anything, so it is cut to size, in XML stripped of
-what XML 1.0 cannot carry, and on the console written with its control characters escaped (`printable`).
+no case, a testee that did not end cleanly); the exit code is 0 exactly when it is 0. The summary reads like
+pytest's: the failures in full first (fail, xpass, error), then the skips and the cases not run, each kind of
+those in one line however many there are, and a last line counting every outcome that occurred and the run's
+wall time ("3 failed, 40 passed, 2 xfailed in 1.20 s"). Text from a testee can hold anything, so it is cut to
+size, in XML stripped of what XML 1.0 cannot carry, and on the console written with its control characters
+escaped (`printable`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ EXCERPT = 2000
 """Characters of a value's JSON text the JSON report carries for one difference."""
 REPORT_VERSION = 1
 _STDERR_LINES = 12
+REQUEST_SHOWN = 500
+"""Characters of the request a failure shows in the summary (the JSON report carries EXCERPT)."""
+_LISTED_IDS = 3
+"""Ids named in the one line that stands for many skipped (or not run) cases."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,8 @@ class Record:
     note: str = ""
     entry: Entry | None = None
     seconds: float = 0.0
+    request: dict[str, Any] | None = None
+    """The message sent to the testee (None: none was); the reports show it for an unacceptable case."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +159,11 @@ def _row(name: str, width: int, tally: dict[str, int]) -> str:
 
 def _failure_block(record: Record) -> list[str]:
     case = record.case
-    lines = [f"{record.outcome.upper()} {case.id}  [{case.group}]  {case.case.file}:{case.case.line}"]
+    lines = [f"{record.outcome.upper()} {case.id}  [{case.group}]  {case.where}"]
+    if case.why:
+        lines.append(f"  why: {case.why}")
+    if record.request is not None:
+        lines.append(f"  request: {show(record.request, REQUEST_SHOWN)}")
     if record.note:
         lines.append(f"  {record.note}")
     if _own_detail(record.verdict):
@@ -183,13 +196,52 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(escaped, text)
 
 
-def summary(report: Report, show_failures: int = 20) -> str:
-    """The text printed at the end of a run; its last line is exactly "N passed, M failed"."""
+_LISTED_FIRST = {"fail": 0, "xpass": 1, "error": 2}
+"""The order failures are listed in: wrong answers first, then unexpected passes, then cases that could not be
+asked. Skips and cases not run follow, one line per reason (`_in_one_line`)."""
+
+
+def _in_one_line(label: str, records: list[Record]) -> list[str]:
+    """Records that share a reason (a skipped kind, the reason the run stopped) → one line per reason."""
+    by_reason: dict[str, list[Record]] = {}
+    for record in records:
+        by_reason.setdefault(record.verdict.detail.removeprefix("not run: "), []).append(record)
+    lines = []
+    for reason, alike in by_reason.items():
+        ids = ", ".join(record.case.id for record in alike[:_LISTED_IDS])
+        more = f" and {len(alike) - _LISTED_IDS} more" if len(alike) > _LISTED_IDS else ""
+        lines.append(f"{label} {len(alike)} case{'s' if len(alike) > 1 else ''} ({ids}{more}): {reason}")
+    return lines
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def final_line(report: Report) -> str:
+    """The summary's last line, as pytest writes it: every outcome that occurred, in pytest's order, and the
+    wall time ("1 failed, 40 passed, 3 skipped, 2 xfailed, 1 xpassed, 2 errors, 5 not run, 1 run problem in
+    1.20 s"); "no cases ran" when there was nothing."""
+    tally = Counter("not run" if r.verdict.not_run else r.outcome for r in report.records)
+    parts = [
+        f"{tally['fail']} failed" if tally["fail"] else "",
+        f"{tally['pass']} passed" if tally["pass"] else "",
+        f"{tally['skip']} skipped" if tally["skip"] else "",
+        f"{tally['xfail']} xfailed" if tally["xfail"] else "",
+        f"{tally['xpass']} xpassed" if tally["xpass"] else "",
+        _plural(tally["error"], "error") if tally["error"] else "",
+        f"{tally['not run']} not run" if tally["not run"] else "",
+        _plural(len(report.problems), "run problem") if report.problems else "",
+    ]
+    counted = ", ".join(part for part in parts if part) or "no cases ran"
+    return f"{counted} in {report.seconds:.2f} s"
+
+
+def _tables(report: Report) -> list[str]:
     records = report.records
     lines = [
         f"iospec run: {report.label()}",
-        f"protocol {PROTOCOL}, contract {report.contract_version}, {len(records)} cases in "
-        f"{report.seconds:.1f} s"
+        f"protocol {PROTOCOL}, contract {report.contract_version}, {len(records)} cases"
         + (f", expected failures: {report.expected_failures}" if report.expected_failures else ""),
     ]
     kinds = _by(records, "kind")
@@ -211,32 +263,47 @@ def summary(report: Report, show_failures: int = 20) -> str:
         ]
     if len(groups) > len(uneven):
         lines.append(f"({len(groups) - len(uneven)} {'other ' if uneven else ''}groups: every case passed)")
-    bad = [record for record in records if not record.ok]
+    return lines
+
+
+def summary(report: Report, show_failures: int = 20, *, quiet: bool = False) -> str:
+    """The text printed at the end of a run: the counts by kind and by group (not with `quiet`), the failures
+    in full (at most `show_failures`), skips and cases not run one line per reason, the run problems, and
+    `final_line`."""
+    records = report.records
+    lines = [] if quiet else _tables(report)
+    bad = sorted(
+        (r for r in records if not r.ok and r.outcome in _LISTED_FIRST and not r.verdict.not_run),
+        key=lambda r: _LISTED_FIRST[r.outcome],
+    )
     if bad:
         shown = bad[: max(0, show_failures)]
         lines += [
             "",
-            f"first {len(shown)} of {len(bad)} failing cases:"
+            f"first {len(shown)} of {len(bad)} failing cases (--show N for more):"
             if len(shown) < len(bad)
             else f"{len(bad)} failing case(s):",
         ]
         for record in shown:
             lines += _failure_block(record)
+    skipped = [r for r in records if r.outcome == "skip"]
+    not_run = [r for r in records if r.verdict.not_run]
+    if skipped or not_run:
+        lines += ["", *_in_one_line("SKIPPED", skipped), *_in_one_line("NOT RUN", not_run)]
     if report.problems:
         lines += [
             "",
             "run problems (each counts as one failure):",
             *(f"  {problem.source}: {problem.message}" for problem in report.problems),
         ]
-    skipped = sum(record.outcome == "skip" for record in records)
-    if skipped:
+    if skipped and not quiet:
         lines += [
             "",
-            f"{skipped} skipped case(s) count as failures: a skip is a failure unless the expected-"
+            f"{len(skipped)} skipped case(s) count as failures: a skip is a failure unless the expected-"
             "failure list names it (--xfail FILE --fix writes the list)",
         ]
-    lines += ["", f"{report.passed} passed, {report.failed} failed"]
-    return "\n".join(printable(line) for line in lines) + "\n"
+    lines += ["", final_line(report)]
+    return "\n".join(printable(line) for line in lines).lstrip("\n") + "\n"
 
 
 # -- JUnit XML ----------------------------------------------------------------------------------------------
@@ -399,6 +466,10 @@ def _case_json(record: Record) -> dict[str, Any]:
     }
     if verdict.detail:
         out["detail"] = verdict.detail
+    if not record.ok and case.why:
+        out["why"] = case.why
+    if record.request is not None and not record.ok:
+        _value_json(out, "request", record.request)
     if record.note:
         out["note"] = record.note
     if verdict.rule is not None:

@@ -8,9 +8,10 @@ own tests judges exactly as the stdio run does, and the stdio details (timeouts,
 `StdioTestee`. A testee that crashes, hangs, prints garbage or answers another id fails that one case (with
 what it printed) and is restarted for the next; output that answers nothing is charged to the case whose answer
 it followed (`protocol.Stray`), which may mean changing a verdict already recorded. A testee that cannot be
-(re)started, is refused at the handshake, or times out on `max_timeouts` cases in a row ends the run, and every
-case not run is recorded as an error, because a conformance run must never hang, take hours or quietly
-shrink. Request inputs come from the vector files unchanged (compare.request).
+(re)started, is refused at the handshake, or times out on `max_timeouts` cases in a row ends the run (so does
+the first unacceptable case with `exitfirst`), and every case not run is recorded as an error marked `not_run`,
+because a conformance run must never hang, take hours or quietly shrink. Request inputs come from the vector
+files unchanged (compare.request); an unacceptable case's record keeps the request sent, for its report.
 """
 
 from __future__ import annotations
@@ -140,27 +141,28 @@ class InProcessTestee:
         return []
 
 
-def _one(case: SuiteCase, testee: Testee, traffic: Traffic | None) -> Verdict:
-    """Ask the testee one case and judge the answer; `Broken` only when no testee can be started."""
+def _one(case: SuiteCase, testee: Testee, traffic: Traffic | None) -> tuple[Verdict, dict[str, Any] | None]:
+    """Ask the testee one case and judge the answer: the verdict and the request sent (None: none was);
+    `Broken` only when no testee can be started."""
     hello = testee.hello()
     if case.kind not in hello.kinds:
-        return Verdict("skip", f"kind not supported: the testee does not list {case.kind!r} in its hello")
+        return Verdict("skip", f"kind not supported: the testee does not list {case.kind!r} in its hello"), None
     message = request(case)
     try:
         protocol.encode(message)
     except ValueError as error:
-        return Verdict("error", f"the vector holds a value JSON cannot carry, so it cannot be sent: {error}")
+        return Verdict("error", f"the vector holds a value JSON cannot carry, so it cannot be sent: {error}"), None
     problems = traffic.problems("case", message) if traffic else []
     if problems:
-        return Verdict("error", f"the runner's request breaks the protocol: {problems[0]}")
+        return Verdict("error", f"the runner's request breaks the protocol: {problems[0]}"), message
     try:
         answer = testee.ask(message)
     except Broken as broken:
-        return Verdict("fail", broken.detail, printed=broken.printed, timed_out=broken.timed_out)
+        return Verdict("fail", broken.detail, printed=broken.printed, timed_out=broken.timed_out), message
     problems = traffic.answer_problems(case.kind, answer) if traffic else []
     if problems:
-        return Verdict("fail", f"the answer breaks the protocol: {problems[0]}", rule=answer.get("rule"))
-    return compare(case, answer)
+        return Verdict("fail", f"the answer breaks the protocol: {problems[0]}", rule=answer.get("rule")), message
+    return compare(case, answer), message
 
 
 def with_stray(verdict: Verdict, stray: Stray) -> Verdict:
@@ -175,10 +177,27 @@ def with_stray(verdict: Verdict, stray: Stray) -> Verdict:
     return Verdict("fail", detail, verdict.differences, verdict.rule, shown, verdict.more, verdict.timed_out)
 
 
-def _record(case: SuiteCase, verdict: Verdict, expected: ExpectedFailures, seconds: float) -> Record:
+def _record(
+    case: SuiteCase, verdict: Verdict, expected: ExpectedFailures, seconds: float, sent: dict[str, Any] | None
+) -> Record:
     entry = expected.entry_for(case)
     outcome, ok, note = xfail.outcome(verdict, entry)
-    return Record(case, verdict, outcome, ok, note, entry, seconds)
+    return Record(case, verdict, outcome, ok, note, entry, seconds, sent)
+
+
+def _taking_strays(verdict: Verdict, strays: list[Stray], charge: Callable[[Stray], None]) -> Verdict:
+    """`verdict` failed by the output that came before its answer; other output `charge`d to its case."""
+    for stray in strays:
+        if stray.after is None and verdict.status != "error":
+            verdict = with_stray(verdict, stray)
+        else:
+            charge(stray)
+    return verdict
+
+
+def _no_testee(broken: Broken) -> Broken:
+    """Why the cases after `broken` are not run: no testee to ask, with what it printed."""
+    return Broken(f"no testee to ask ({broken.detail})", broken.printed)
 
 
 def run_cases(
@@ -190,9 +209,11 @@ def run_cases(
     command: list[str] | None = None,
     expected_failures: str | None = None,
     max_timeouts: int = MAX_TIMEOUTS,
+    exitfirst: bool = False,
 ) -> Report:
     """Every case through `testee`, one at a time, judged against `expected` (the expected-failure list).
-    `max_timeouts` (0: never) cases in a row without an answer in time end the run."""
+    `max_timeouts` (0: never) cases in a row without an answer in time end the run; with `exitfirst`, so does
+    the first case that is not acceptable."""
     expected = expected or ExpectedFailures()
     started = time.monotonic()
     report = Report(load_spec().contract_version, command, None, (), expected_failures)
@@ -202,43 +223,41 @@ def run_cases(
         at = position.get(stray.after or "")
         if at is not None:
             old = report.records[at]
-            report.records[at] = _record(old.case, with_stray(old.verdict, stray), expected, old.seconds)
+            report.records[at] = _record(old.case, with_stray(old.verdict, stray), expected, old.seconds, old.request)
 
-    unusable: Broken | None = None
+    stop: Broken | None = None  # why the cases from here on are not run
     hello: Hello | None = None
     if cases:
         try:  # started before the first case, so that no case's time includes the start-up
             hello = testee.hello()
         except Broken as broken:
-            unusable = broken
+            stop = _no_testee(broken)
     in_a_row = 0
     for index, case in enumerate(cases):
         begun = time.monotonic()
-        if unusable is None:
+        sent: dict[str, Any] | None = None
+        if stop is None:
             try:
-                verdict = _one(case, testee, traffic)
+                verdict, sent = _one(case, testee, traffic)
             except Broken as broken:
-                unusable = broken
+                stop = _no_testee(broken)
                 verdict = Verdict("error", f"no testee to ask: {broken.detail}", printed=broken.printed)
-            for stray in testee.strays():
-                if stray.after is None and verdict.status != "error":
-                    verdict = with_stray(verdict, stray)
-                else:
-                    charge(stray)
+            verdict = _taking_strays(verdict, testee.strays(), charge)
             in_a_row = in_a_row + 1 if verdict.timed_out else 0
             if max_timeouts and in_a_row >= max_timeouts:
-                unusable = Broken(
-                    f"the testee did not answer {in_a_row} cases in a row within the timeout; the "
-                    f"run stopped (--max-timeouts {max_timeouts})"
+                stop = _no_testee(
+                    Broken(
+                        f"the testee did not answer {in_a_row} cases in a row within the timeout; the "
+                        f"run stopped (--max-timeouts {max_timeouts})"
+                    )
                 )
         else:  # the testee's output is shown once, on the first case it could not run
-            verdict = Verdict(
-                "error",
-                f"not run: no testee to ask ({unusable.detail})",
-                printed=unusable.printed if index == 0 else None,
-            )
+            printed = stop.printed if index == 0 else None
+            verdict = Verdict("error", f"not run: {stop.detail}", printed=printed, not_run=True)
         position[case.id] = len(report.records)
-        report.records.append(_record(case, verdict, expected, time.monotonic() - begun))
+        report.records.append(_record(case, verdict, expected, time.monotonic() - begun, sent))
+        if exitfirst and stop is None and not report.records[-1].ok:
+            stop = Broken("the run stopped after the first unacceptable case (--exitfirst)")
     if hello is not None:
         report.implementation, report.kinds = (hello.name, hello.version), hello.kinds
     report.problems += [Problem("session", text) for text in testee.close()]
@@ -256,7 +275,7 @@ def run_cases(
 
 def rejudged(report: Report, expected: ExpectedFailures) -> Report:
     """The same run judged against another expected-failure list (after `--fix` rewrote it)."""
-    records = [_record(r.case, r.verdict, expected, r.seconds) for r in report.records]
+    records = [_record(r.case, r.verdict, expected, r.seconds, r.request) for r in report.records]
     return Report(
         report.contract_version,
         report.command,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from seq_io import vector_index
+from seq_io import locate, vector_index
 from seq_io.vector_index import Filters
 from seq_io.vectors import VECTORS_DIR, Case, Problem, VectorFile, load_files
 
@@ -33,9 +33,33 @@ class SuiteCase:
         return self.case.id
 
     @property
+    def why(self) -> str:
+        """Why the case expects what it does: its own `why`, else its group's."""
+        return str(self.case.data.get("why") or self.case.group.get("why") or "")
+
+    @property
+    def where(self) -> str:
+        """`file:line` as a path the user can open from the current folder (`openable`)."""
+        return f"{openable(self.case.file)}:{self.case.line}"
+
+    @property
     def expected_error(self) -> str | None:
         expect = self.case.data.get("expect")
         return str(expect["error"]) if isinstance(expect, dict) and "error" in expect else None
+
+
+def openable(file: str) -> str:
+    """A case's file as the suite names it (`Case.file`: relative to the data's root, or as given) → a path the
+    user can open from the current folder: relative to it when the file lies under it, else absolute (an
+    installed package's vectors live in site-packages, which a data-root-relative name does not find)."""
+    path = Path(file)
+    if not path.is_absolute() and (locate.data_root() / path).exists():
+        path = locate.data_root() / path
+    path = path.resolve()
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def suite_cases(files: Iterable[VectorFile], root: Path = VECTORS_DIR) -> list[SuiteCase]:

@@ -61,13 +61,15 @@ class Verdict:
     """Differences beyond those listed in `differences` (SHOWN_DIFFERENCES)."""
     timed_out: bool = False
     """The testee did not answer within the timeout (the early stop counts these)."""
+    not_run: bool = False
+    """The case was never asked: the run had stopped (no testee, the early stop, `--exitfirst`)."""
 
 
-def show(value: Any) -> str:
+def show(value: Any, limit: int = SHOWN) -> str:
     if value is ABSENT:
         return "(absent)"
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
-    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _walk(
