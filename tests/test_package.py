@@ -225,6 +225,22 @@ def test_the_installed_package_reads_its_own_data_not_the_checkout(installed: In
     assert str(REPO_ROOT) not in where.stdout
 
 
+def test_where_gives_scripts_paths_inside_the_installed_package(installed: Installed) -> None:
+    done = installed.run("where", "--json")
+    assert done.returncode == 0, done.stderr
+    paths = json.loads(done.stdout)
+    assert paths.pop("source") == "installed"
+    assert all(Path(path).exists() and Path(path).is_relative_to(installed.data) for path in paths.values()), paths
+    examples = installed.run("where", "examples")
+    assert examples.returncode == 0 and examples.stdout.count("\n") == 1
+    assert sorted(p.name for p in Path(examples.stdout.strip()).iterdir() if p.suffix in (".py", ".json")) == [
+        "policy.json",
+        "uploader.py",
+    ]
+    spec = installed.run("where", "spec")
+    assert spec.returncode == 0 and Path(spec.stdout.strip()) == installed.data / "spec"
+
+
 def test_version_prints_the_package_and_the_contract_version(installed: Installed) -> None:
     done = installed.run("--version")
     assert done.returncode == 0

@@ -8,6 +8,7 @@ a traceback.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections import Counter
@@ -192,20 +193,37 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def _where(_: argparse.Namespace) -> int:
-    """Where the package's spec and conformance data are, for tools and SDK authors that read the files."""
+WHERE = {
+    "data": "",
+    "spec": "spec",
+    "schemas": "spec/schemas",
+    "contract": "spec/contract.json",
+    "releases": "spec/releases",
+    "conformance": "conformance",
+    "vectors": "conformance/vectors",
+    "bundle": "conformance/vectors.json",
+    "protocol": "conformance/protocol",
+    "examples": "examples",
+}
+"""What `iospec where` names, and where each is under the data folder (`locate.data_root`)."""
+
+
+def _where(args: argparse.Namespace) -> int:
+    """Where the package's spec, conformance data and examples are, for tools and SDK authors that read the files:
+    one path (`iospec where NAME`), all as JSON (`--json`), or a listing for a person."""
     root = locate.data_root()
-    source = "the checkout (editable install)" if locate.checkout_root() else "the installed package"
-    print(f"data:        {root}  ({source})")
-    for label, path in (
-        ("schemas:", "spec/schemas"),
-        ("contract:", "spec/contract.json"),
-        ("vectors:", "conformance/vectors"),
-        ("bundle:", "conformance/vectors.json"),
-        ("protocol:", "conformance/protocol"),
-        ("releases:", "spec/releases"),
-    ):
-        print(f"{label:<12} {root / path}")
+    paths = {name: str(root / path) if path else str(root) for name, path in WHERE.items()}
+    if args.name is not None:
+        print(paths[args.name])
+    elif args.json:
+        source = "checkout" if locate.checkout_root() else "installed"
+        print(json.dumps({"source": source, **paths}, ensure_ascii=False, indent=1))
+    else:
+        source = "the checkout (editable install)" if locate.checkout_root() else "the installed package"
+        print(f"data:        {root}  ({source})")
+        for name in WHERE:
+            if name != "data":
+                print(f"{name + ':':<12} {paths[name]}")
     return 0
 
 
@@ -234,9 +252,10 @@ def build_parser() -> argparse.ArgumentParser:
     ids = commands.add_parser("ids", help="assign ids to cases written `id: new` (in the files named, or all)")
     ids.add_argument("files", nargs="*", help="vector files to assign ids in (default: every vector file)")
     ids.set_defaults(func=_assign_ids)
-    commands.add_parser("where", help="print where the spec, the schemas and the vectors are on disk").set_defaults(
-        func=_where
-    )
+    where = commands.add_parser("where", help="print where the spec, the schemas, the vectors and the examples are")
+    where.add_argument("name", nargs="?", choices=list(WHERE), help="print only this one path (for scripts)")
+    where.add_argument("--json", action="store_true", help="print every path as one JSON object (for scripts)")
+    where.set_defaults(func=_where)
     rule_coverage.register(commands)
     timeline.register(commands)
     runner.register(commands)
