@@ -147,15 +147,17 @@ def markdown(matrix: Matrix) -> str:
 # -- HTML -----------------------------------------------------------------------------------------------------
 
 STYLE = """
-body{font:14px/1.4 system-ui,sans-serif;margin:0 1.5rem 3rem;color:#1b1b1b;background:#fff}
+body{font:14px/1.4 system-ui,sans-serif;margin:0 1rem 3rem;color:#1b1b1b;background:#fff}
+.wide{overflow-x:auto}
 h1{font-size:1.4rem;margin:1rem 0 .2rem}h2{font-size:1.15rem;margin:2rem 0 .4rem;border-bottom:1px solid #ccc}
 h3{font-size:1rem;margin:1.2rem 0 .3rem}
 .lede{color:#555;margin:0 0 .8rem}
 table{border-collapse:collapse;margin:.4rem 0}
-th,td{border:1px solid #d0d0d0;padding:.25rem .5rem;text-align:left;vertical-align:top}
-thead th{background:#f3f3f3;position:sticky;top:0}
-th small,td small{display:block;color:#555;font-weight:normal;font-size:.78rem}
-td.cell{text-align:center;min-width:6.5rem;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #d0d0d0;padding:.2rem .4rem;text-align:left;vertical-align:top}
+thead th{min-width:5.5rem;max-width:9rem;overflow-wrap:anywhere}
+thead th{background:#f3f3f3}
+th small,td small{display:block;color:#555;font-weight:normal;font-size:.75rem}
+td.cell{text-align:center;white-space:nowrap;font-variant-numeric:tabular-nums}
 td.cell a{color:inherit}
 .s-pass{background:#d7f5dd}.s-xfail{background:#fff1c2}.s-fail{background:#ffd4d4}.s-none{background:#f6f6f6;color:#999}
 tr.kind th{background:#e8eef8}tr.group th{font-weight:normal}tr.total th,tr.total td{font-weight:bold}
@@ -206,19 +208,21 @@ class _Page:
 
     def head(self) -> str:
         cols = "".join(
-            f'<th><a href="#run-{i}">{escape(r.label)}</a><small>{escape(identity(r))}</small></th>'
+            f'<th><a href="#run-{i}">{escape(r.label)}</a><small>{escape(f"{r.name} {r.version}")}</small>'
+            f"<small>contract {escape(r.contract_version)}</small></th>"
             for i, r in enumerate(self.matrix.runs)
         )
         return f"<thead><tr><th>kind / group</th>{cols}</tr></thead>"
 
     def summary(self) -> None:
         m = self.matrix
-        self.out.append('<h2 id="summary">By kind</h2><table class="matrix" id="kinds">' + self.head() + "<tbody>")
+        self.out.append('<h2 id="summary">By kind</h2><div class="wide"><table class="matrix" id="kinds">')
+        self.out.append(self.head() + "<tbody>")
         self.out.append(self.row("all cases", [r.totals for r in m.runs], "*", None, "total"))
         for kind in m.kinds:
             label = f'<a href="#kind-{escape(kind)}">{escape(kind)}</a>'
             self.out.append(self.row(label, [m.cell(r, kind) for r in m.runs], kind, None, "kind"))
-        self.out.append("</tbody></table>")
+        self.out.append("</tbody></table></div>")
 
     def groups(self) -> None:
         m = self.matrix
@@ -230,7 +234,8 @@ class _Page:
             self.out.append(
                 f'<details id="kind-{escape(kind)}" class="{"clean" if not dirty else ""}"{" open" if dirty else ""}>'
                 f"<summary>{escape(kind)}: {len(rows)} groups, {dirty} with a case that did not pass</summary>"
-                f'<table class="matrix">{self.head()}<tbody>{"".join(rows)}</tbody></table></details>'
+                f'<div class="wide"><table class="matrix">{self.head()}<tbody>{"".join(rows)}</tbody></table></div>'
+                "</details>"
             )
 
     def case(self, index: int, item: Shown) -> str:
