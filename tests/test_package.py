@@ -276,6 +276,30 @@ def test_the_whole_suite_passes_through_the_runner_with_the_installed_reference_
     assert report["ok"] and report["testee"]["name"] == "seq-io-ref" and report["totals"]["pass"] == cases
 
 
+def _opens_at(where: str, case_id: str, data: Path) -> None:
+    """`where` (path:line as printed) is a file inside the installed package whose line names `case_id`."""
+    path, line = where.rsplit(":", 1)
+    assert Path(path).is_absolute() and Path(path).is_relative_to(data), where
+    assert Path(path).read_text(encoding="utf-8").splitlines()[int(line) - 1].strip() == f"- id: {case_id}"
+
+
+def test_paths_printed_by_the_installed_runner_open_inside_site_packages(installed: Installed) -> None:
+    """The vectors live in site-packages: a failure, `iospec show` and `--collect-only` name them whole."""
+    listed = installed.empty / "passes-anyway.json"
+    listed.write_text('{"entries": [{"id": "sch-windows-0001", "reason": "listed, but it passes"}]}', encoding="utf-8")
+    testee = f"{installed.python} -m seq_io.reference.testee"
+    done = installed.run("run", "--impl", testee, "--id", "sch-windows-0001", "--xfail", listed.name, "-q")
+    assert done.returncode == 1, done.stdout + done.stderr
+    header = next(line for line in done.stdout.splitlines() if line.startswith("XPASS sch-windows-0001"))
+    _opens_at(header.rsplit("  ", 1)[1], "sch-windows-0001", installed.data)
+    shown = installed.run("show", "sch-windows-0001")
+    assert shown.returncode == 0, shown.stderr
+    _opens_at(shown.stdout.splitlines()[0].split("  ", 1)[1], "sch-windows-0001", installed.data)
+    collected = installed.run("run", "--collect-only", "--id", "sch-windows-0001")
+    assert collected.returncode == 0, collected.stderr
+    _opens_at(collected.stdout.splitlines()[0].split("  ", 1)[1], "sch-windows-0001", installed.data)
+
+
 def test_timeline_lint_and_rules(installed: Installed) -> None:
     timeline = installed.run("timeline", '{"streams": {"cam": {"at": [-2, 0]}}}', "--acts", "0,5")
     assert timeline.returncode == 0 and "2 acts" in timeline.stdout

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -86,14 +87,19 @@ def test_a_failed_handshake_is_one_line_naming_the_cause(
     assert report_of(report)["problems"] == [{"source": "handshake", "message": err.strip().split(": ", 1)[1]}]
 
 
-def test_a_testee_that_answers_its_hello_then_cannot_restart_is_not_a_flood(
-    suite_dir: Path, capsys: pytest.CaptureFixture[str]
+def test_a_testee_that_cannot_restart_mid_run_ends_it_in_one_line(
+    suite_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The handshake passed, so the run has results (exit 1); the cases it could not run are one line."""
-    argv = fake("quit", "--on", "fake-0001")  # answers, then exits; its restarts answer again
-    assert runner.main(cli(suite_dir, argv)) == 1
+    """The first handshake passed, so the run has results (exit 1); after a crash the testee cannot start again,
+    and the cases left are one NOT RUN line, not one error each."""
+    started = tmp_path / "started"
+    crash = shlex.join(fake("crash", "--on", "fake-0002"))
+    wrapper = f"if [ -e {started} ]; then echo 'cannot start twice' >&2; exit 7; fi; touch {started}; exec {crash}"
+    assert runner.main(cli(suite_dir, ["sh", "-c", wrapper])) == 1
     out = capsys.readouterr().out
-    assert "NOT RUN" not in out and closing_line(out) == (4, 1)
+    assert "FAIL fake-0002" in out and "ERROR fake-0003" in out and "exit status 7" in out
+    assert out.count("NOT RUN") == 1 and "NOT RUN 2 cases (fake-0004, fakesch-0001): no testee to ask" in out
+    assert final_counts(out) == {"failed": 1, "passed": 1, "error": 1, "not run": 2}
 
 
 # -- the summary ----------------------------------------------------------------------------------------------
