@@ -106,6 +106,31 @@ def test_the_matrix_shows_each_report_escaped_with_its_failing_cases(
 
 
 @pytest.mark.realclock
+def test_what_a_report_lacks_is_looked_up_in_the_vectors(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A report without `why` and `request` (an older runner's): both come from the vector file it names; a case
+    of a file this package lacks says so instead."""
+    bad = _json(runs["bad"])
+    for case in bad["cases"]:
+        for name in ("why", "request", "request_excerpt"):
+            case.pop(name, None)
+    moved = next(c for c in bad["cases"] if c["id"] == SKIPPED)
+    moved["file"] = "conformance/vectors/validation/gone.yaml"
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(bad), encoding="utf-8")
+    assert main(["report", str(older), "--out", str(tmp_path / "m")]) == 0
+    capsys.readouterr()
+    page = (tmp_path / "m" / "index.html").read_text(encoding="utf-8")
+    wrong = re.search(rf'id="c-0-{WRONG}">(.*?)</article>', page, re.S)
+    assert wrong is not None and "The whole instance null is not an object" in wrong.group(1)
+    assert "&quot;type_name&quot;: &quot;ActRequest&quot;" in wrong.group(1)
+    assert f"&quot;id&quot;: &quot;{WRONG}&quot;" in wrong.group(1)  # the whole protocol message, as sent
+    gone = re.search(rf'id="c-0-{SKIPPED}">(.*?)</article>', page, re.S)
+    assert gone is not None and "gone.yaml is not in this package" in gone.group(1)
+
+
+@pytest.mark.realclock
 def test_compare_names_what_moved_and_fails_on_a_regression(
     runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

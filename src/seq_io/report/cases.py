@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from seq_io import locate
+from seq_io.runner.compare import request
 from seq_io.runner.kinds import TABLE
 from seq_io.runner.suite import SuiteCase, suite_cases
 from seq_io.vectors import load_vector_file
@@ -70,7 +71,7 @@ class Vectors:
         return self._files[path]
 
     def lookup(self, case: dict[str, Any]) -> tuple[str, str]:
-        """The case's `why` and the request input the runner sends for it, or a sentence why they are not known."""
+        """The case's `why` and the request the runner sends for it, or a sentence why they are not known."""
         found = self._file(str(case["file"]))
         if isinstance(found, str):
             return found, found
@@ -78,21 +79,18 @@ class Vectors:
         if suite_case is None:
             missing = f"{case['id']} is not in {case['file']} here (a report from another version?)"
             return missing, missing
-        why = " ".join(
-            str(part) for part in (suite_case.case.group.get("why"), suite_case.case.data.get("why")) if part
-        )
-        kind = TABLE.get(suite_case.kind)
-        request = as_text(kind.input(suite_case)) if kind is not None else "(a kind this runner does not know)"
-        return why, request
+        if suite_case.kind not in TABLE:
+            return suite_case.why, "(a kind this runner does not know)"
+        return suite_case.why, as_text(request(suite_case))
 
 
 def shown(case: dict[str, Any], vectors: Vectors) -> Shown:
     """What the page shows of one case: the report's own fields first, the vector's for what it lacks."""
-    why, request = (case.get("why"), case.get("request"))
-    if not isinstance(why, str) or request is None:
+    why, sent = (case.get("why"), case.get("request", case.get("request_excerpt")))
+    if not isinstance(why, str) or sent is None:
         found_why, found_request = vectors.lookup(case)
         why = why if isinstance(why, str) else found_why
-        request = found_request if request is None else request
+        sent = found_request if sent is None else sent
     differences = [
         (
             str(d.get("at", "$")),
@@ -120,7 +118,7 @@ def shown(case: dict[str, Any], vectors: Vectors) -> Shown:
         outcome=str(case["outcome"]),
         where=f"{case['file']}:{case.get('line', 1)}",
         why=why,
-        request=request if isinstance(request, str) else as_text(request),
+        request=sent if isinstance(sent, str) else as_text(sent),
         differences=differences,
         detail=as_text(detail) if detail else "",
         note=as_text(note) if note else "",
