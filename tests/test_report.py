@@ -283,3 +283,18 @@ def test_the_page_in_chromium_renders_without_errors_and_shows_the_reports_count
     assert any(line.startswith("console: boom") for line in found), found
     assert any("requested 'http://127.0.0.1:9/x.png'" in line for line in found), found
     assert any(f"kind *: the page shows '{bad['pass'] + 1}/{bad['cases']}'" in line for line in found), found
+
+
+@pytest.mark.realclock
+def test_a_run_that_never_started_is_red_with_its_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "never.json"
+    argv = [sys.executable, "-m", "seq_io.cli", "run", "--impl", str(tmp_path / "no-such-testee"), "--json", str(out)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and _json(out)["cases"] == [], done.stderr
+    assert main(["report", f"never={out}", "--out", str(tmp_path / "m")]) == 0
+    capsys.readouterr()
+    assert _json(tmp_path / "m" / "badges" / "never.json")["color"] == "red"
+    page = (tmp_path / "m" / "index.html").read_text(encoding="utf-8")
+    assert '<td class="cell s-fail" data-run="0" data-kind="*"' in page
+    assert "no-such-testee" in page.split('<ul class="problems">', 1)[1]
+    assert "| **all cases** | ❌ — |" in (tmp_path / "m" / "matrix.md").read_text(encoding="utf-8")

@@ -108,8 +108,8 @@ def _md(text: str) -> str:
     return escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
 
 
-def _md_cell(counts: Counts) -> str:
-    mark = {"pass": "✅ ", "xfail": "🟡 ", "fail": "❌ ", "none": ""}[state(counts)]
+def _md_cell(counts: Counts, ok: bool = True) -> str:
+    mark = {"pass": "✅ ", "xfail": "🟡 ", "fail": "❌ ", "none": ""}[state(counts) if ok else "fail"]
     note = cell_note(counts)
     return f"{mark}{cell_text(counts)}" + (f" ({note})" if note else "")
 
@@ -127,7 +127,7 @@ def markdown(matrix: Matrix) -> str:
             f"| `{_md(str(run.path))}` | {result} |"
         )
     lines += ["", "## By kind", "", head.rstrip("\n")]
-    lines.append("| **all cases** | " + " | ".join(_md_cell(r.totals) for r in runs) + " |")
+    lines.append("| **all cases** | " + " | ".join(_md_cell(r.totals, r.ok) for r in runs) + " |")
     lines += [f"| {kind} | " + " | ".join(_md_cell(matrix.cell(r, kind)) for r in runs) + " |" for kind in matrix.kinds]
     rows = [
         (group, [matrix.cell(r, kind, group) for r in runs])
@@ -184,25 +184,30 @@ class _Page:
         self.group_index = {g: i for i, g in enumerate(g for k in matrix.kinds for g in matrix.groups.get(k, []))}
         self.out: list[str] = []
 
-    def cell(self, index: int, counts: Counts, group: str | None, kind: str | None) -> str:
+    def cell(self, index: int, counts: Counts, group: str | None, kind: str | None, colour: str) -> str:
         text = escape(cell_text(counts))
         note = cell_note(counts)
         if group is not None and counts.passed < counts.cases:
             text = f'<a href="#f-{index}-{self.group_index[group]}">{text}</a>'
-        elif group is None and counts.passed < counts.cases:
+        elif group is None and (counts.passed < counts.cases or colour == "fail"):
             text = f'<a href="#run-{index}">{text}</a>'
         return (
-            f'<td class="cell s-{state(counts)}" data-run="{index}" data-kind="{escape(kind or "")}" '
+            f'<td class="cell s-{colour}" data-run="{index}" data-kind="{escape(kind or "")}" '
             f'data-pass="{counts.passed}" data-cases="{counts.cases}">{text}'
             + (f"<small>{escape(note)}</small>" if note else "")
             + "</td>"
         )
 
-    def row(self, label: str, cells: list[Counts], kind: str | None, group: str | None, css: str) -> str:
-        clean = is_clean(cells)
+    def row(
+        self, label: str, cells: list[Counts], kind: str | None, group: str | None, css: str, failed: bool = False
+    ) -> str:
+        colours = [state(c) for c in cells]
+        if failed:  # the totals: a run that failed as a whole (its problems) is red whatever its cases did
+            colours = ["fail" if not run.ok else colour for run, colour in zip(self.matrix.runs, colours, strict=True)]
+        clean = all(colour in ("pass", "none") for colour in colours)
         return (
             f'<tr class="{css}{" clean" if clean else ""}"><th>{label}</th>'
-            + "".join(self.cell(i, c, group, kind) for i, c in enumerate(cells))
+            + "".join(self.cell(i, c, group, kind, colours[i]) for i, c in enumerate(cells))
             + "</tr>"
         )
 
@@ -218,7 +223,7 @@ class _Page:
         m = self.matrix
         self.out.append('<h2 id="summary">By kind</h2><div class="wide"><table class="matrix" id="kinds">')
         self.out.append(self.head() + "<tbody>")
-        self.out.append(self.row("all cases", [r.totals for r in m.runs], "*", None, "total"))
+        self.out.append(self.row("all cases", [r.totals for r in m.runs], "*", None, "total", failed=True))
         for kind in m.kinds:
             label = f'<a href="#kind-{escape(kind)}">{escape(kind)}</a>'
             self.out.append(self.row(label, [m.cell(r, kind) for r in m.runs], kind, None, "kind"))
