@@ -172,8 +172,9 @@ def chromium() -> Iterator[Pipe]:
             os.killpg(process.pid, 15)
         try:
             process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)
+        finally:  # the browser's helpers (zygote, renderers) share its process group: none outlives the check
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, 9)
             process.wait(timeout=10)
         shutil.rmtree(profile, ignore_errors=True)
 
