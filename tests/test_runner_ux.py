@@ -144,6 +144,8 @@ def test_skips_of_a_kind_the_testee_lacks_are_one_line_not_the_first_failures(
     assert runner.main(cli(root, argv, "--show", "3")) == 1
     out = capsys.readouterr().out
     assert "FAIL fake-0001" in out and out.count("SKIPPED") == 1
+    assert "(kinds the testee does not list, so not sent: schedule)" in out
+    assert "schedule/fake/nothing-declared" not in out  # the kind's row counts its groups
     assert "SKIPPED 30 cases (fakesch-0001, fakesch-0002, fakesch-0003 and 27 more): kind not supported" in out
     assert final_counts(out) == {"failed": 1, "skipped": 30}
 

@@ -252,8 +252,11 @@ def _tables(report: Report) -> list[str]:
         *(_row(kind, 12, counts(kinds[kind])) for kind in KINDS if kind in kinds),
         _row("all", 12, counts(records)),
     ]
-    groups = _by(records, "group")
+    unlisted = set(kinds) - set(report.kinds) if report.kinds else set()  # their groups: the kind's row says it
+    groups = {name: group for name, group in _by(records, "group").items() if group[0].case.kind not in unlisted}
     uneven = {name: group for name, group in groups.items() if any(r.outcome != "pass" for r in group)}
+    if unlisted:
+        lines.append(f"(kinds the testee does not list, so not sent: {', '.join(k for k in KINDS if k in unlisted)})")
     if uneven:
         width = max(12, *(len(name) + 2 for name in uneven))
         lines += [
@@ -262,7 +265,8 @@ def _tables(report: Report) -> list[str]:
             *(_row(name, width, counts(group)) for name, group in uneven.items()),
         ]
     if len(groups) > len(uneven):
-        lines.append(f"({len(groups) - len(uneven)} {'other ' if uneven else ''}groups: every case passed)")
+        passed = len(groups) - len(uneven)
+        lines.append(f"({passed} {'other ' if uneven else ''}group{'s' if passed > 1 else ''}: every case passed)")
     return lines
 
 
