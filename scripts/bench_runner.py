@@ -7,6 +7,10 @@ WHY it is shaped this way: absolute times on a shared machine mean little, so ev
 baseline taken minutes apart at most; each figure is the best of --repeat runs. Start-up (the handshake) is
 shown apart and left out of the rates, since it is paid once per session, not per case. The per-kind rates
 come from each case's own time, so a slow kind does not hide the protocol's cost on the cheap ones.
+A third table is the start-up of one case, the whole `iospec run --id ID` command as a user types it, wall and CPU
+(the runner's and the testee's), beside the same command made to read every vector file (with an empty
+expected-failure list, which is judged against every case): the ratio is what reading only the files a selection
+needs saves.
 Run: `make bench-runner`, or `python scripts/bench_runner.py --impl "node implementations/js/src/testee.js"`; with
 `--write-docs`, both tables also go, as Markdown with the date and the load average, into section `bench_runner` of
 docs/performance.md (seq_io_maint/perf_doc.py).
@@ -15,12 +19,17 @@ docs/performance.md (seq_io_maint/perf_doc.py).
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import shlex
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 from seq_io.reference.spec_data import load_spec
 from seq_io.runner.kinds import KINDS
@@ -31,6 +40,9 @@ from seq_io.runner.suite import SuiteCase, load_cases, select
 from seq_io_maint import perf_doc
 
 REFERENCE = f"{shlex.quote(sys.executable)} -m seq_io.reference.testee"
+IOSPEC = str(Path(sys.executable).parent / "iospec")
+STARTUP_CASE = "sch-windows-0001"
+"""The case whose start-up is measured: one of the larger files (schedule/windows.yaml)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +140,68 @@ def markdown_tables(rows: list[Row], kinds: list[str]) -> list[perf_doc.Table]:
     return [rates, per_kind]
 
 
+@dataclass(frozen=True)
+class Startup:
+    label: str
+    wall: float
+    cpu: float
+    """Seconds of CPU of the command and its children (the testee), user and system."""
+
+
+def one_command(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one command run to its end (it must pass its one case)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"bench_runner: {shlex.join(argv)} exited {done.returncode}:\n{done.stdout}{done.stderr}")
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def startup(case_id: str, runs: int) -> list[Startup]:
+    """`iospec run --id` for one case through the reference testee, and the same reading every file; the best (by
+    wall time) of `runs` each, taken in turns so that a busy moment of the machine weighs on both alike."""
+    with tempfile.TemporaryDirectory() as folder:
+        empty = Path(folder) / "empty.json"
+        empty.write_text(json.dumps({"entries": []}), encoding="utf-8")
+        command = [IOSPEC, "run", "--impl", REFERENCE, "--id", case_id]
+        rows = {
+            f"iospec run --id {case_id}, its one file read": command,
+            f"iospec run --id {case_id}, every vector file read (baseline: an empty --xfail list)": [
+                *command,
+                "--xfail",
+                str(empty),
+            ],
+        }
+        best: dict[str, tuple[float, float]] = {}
+        for _ in range(runs):
+            for label, argv in rows.items():
+                timing = one_command(argv)
+                best[label] = min(best.get(label, timing), timing)
+    return [Startup(label, *best[label]) for label in reversed(rows)]
+
+
+def startup_table(rows: list[Startup]) -> perf_doc.Table:
+    base = rows[0]
+    return perf_doc.Table(
+        "Start-up of one case: the whole command, wall and CPU (the runner's and the testee's), beside the same "
+        "command reading every vector file; `faster`: the baseline's time over the row's.",
+        ["command", "wall s", "CPU s", "faster (wall)", "faster (CPU)"],
+        [
+            [
+                row.label,
+                f"{row.wall:.2f}",
+                f"{row.cpu:.2f}",
+                perf_doc.times(base.wall / row.wall),
+                perf_doc.times(base.cpu / row.cpu),
+            ]
+            for row in rows
+        ],
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument(
@@ -153,8 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     for label, command in [("python reference (stdio)", REFERENCE), *((c, c) for c in args.impl)]:
         rows.append(best(args.repeat, partial(through_stdio, label, command, cases, args.timeout)))
     print(table(rows, kinds))
+    started = startup(STARTUP_CASE, args.repeat)
+    print("\nstart-up of one case (best of each):")
+    print("\n".join(f"  {row.label}: {row.wall:.2f} s wall, {row.cpu:.2f} s CPU" for row in started))
     run.write(
-        markdown_tables(rows, kinds), [f"{len(cases):,} cases ({', '.join(kinds)}), best of {args.repeat} run(s) each."]
+        [*markdown_tables(rows, kinds), startup_table(started)],
+        [f"{len(cases):,} cases ({', '.join(kinds)}), best of {args.repeat} run(s) each."],
     )
     return 0
 

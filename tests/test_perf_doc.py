@@ -246,17 +246,21 @@ def test_bench_stream_writes_its_three_tables(tmp_path: Path, monkeypatch: pytes
     assert "| 1,024 | 25,000 | 40.0 | 0.0 | 0.0 | 20.0x | 0.0 | 4.0x |" in section
 
 
-def test_bench_runner_writes_its_two_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suite_dir: Path) -> None:
+def test_bench_runner_writes_its_three_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suite_dir: Path) -> None:
     monkeypatch.setattr(bench_runner, "load_cases", lambda: load_cases(suite_dir))
     monkeypatch.setattr(
         bench_runner,
         "through_stdio",
         lambda label, command, cases, timeout: bench_runner.Row(label, 0.25, run_in_process(cases)),
     )
+    timings = iter([(2.0, 1.0), (8.0, 6.0)])  # the one-file command, then the every-file one
+    monkeypatch.setattr(bench_runner, "one_command", lambda argv: next(timings))
     section, code = written(tmp_path, "bench_runner", bench_runner.main, "--repeat", "1", "--impl", "node t.js")
-    assert code == 0 and separators(section) == 2
+    assert code == 0 and separators(section) == 3
     assert "--repeat 1 --impl 'node t.js' --write-docs`" in section
     assert "| node t.js | 5 | " in section and "| in process (baseline) | 5 | " in section
+    faster = f"{perf_doc.times(4.0)} | {perf_doc.times(6.0)}"  # the baseline's 8 s wall and 6 s CPU over 2 and 1
+    assert f"| iospec run --id sch-windows-0001, its one file read | 2.00 | 1.00 | {faster} |" in section
 
 
 class _Process:

@@ -21,10 +21,10 @@ import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from seq_io.bump_review import changelog_draft, report, sarif, workflow_commands
-from seq_io.bump_review.review import review
-from seq_io.bump_review.snapshot import InputError, Snapshot, latest_release, open_snapshot, working_tree
+if TYPE_CHECKING:
+    from seq_io.bump_review.snapshot import Snapshot
 
 DESCRIPTION = (
     "Review a contract-version bump: classify every schema change (whom it breaks), cross the "
@@ -56,6 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here, not at the top: every `iospec` command registers this one, and the review's modules take a
+    # third of a second to import, which `iospec run --id X` would pay for nothing.
+    from seq_io.bump_review import changelog_draft, report, sarif, workflow_commands
+    from seq_io.bump_review.review import review
+    from seq_io.bump_review.snapshot import InputError, open_snapshot, working_tree
+
     try:
         with ExitStack() as stack:
             base = stack.enter_context(open_snapshot(args.base) if args.base else _latest_release_snapshot())
@@ -81,11 +87,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _latest_release_snapshot() -> AbstractContextManager[Snapshot]:
+    from seq_io.bump_review.snapshot import latest_release, open_snapshot
+
     folder = latest_release()
     return open_snapshot(str(folder), f"spec/releases/{folder.name} (the latest release)")
 
 
 def _write(path: Path, content: str) -> None:
+    from seq_io.bump_review.snapshot import InputError
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")

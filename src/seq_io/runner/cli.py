@@ -411,13 +411,18 @@ def _run(args: argparse.Namespace) -> int:
         argv, version, timeout=args.timeout, start_timeout=args.start_timeout, traffic=traffic, announce=_announce
     )
     try:
+        testee.start()  # the testee starts up while the vector files are read
+        found = _selected(args)
+        if found is None:
+            return 2
         testee.hello()
     except Broken as broken:
+        testee.close()
         return _unusable(args, argv, version, broken, started)
     try:
-        return _judged(args, argv, testee, expected, traffic, started)
+        return _judged(args, argv, testee, expected, traffic, started, found)
     finally:
-        testee.close()  # already closed by the run, unless the selection was refused or the run interrupted
+        testee.close()  # already closed by the run, unless the run was interrupted
 
 
 def _judged(
@@ -427,11 +432,10 @@ def _judged(
     expected: ExpectedFailures,
     traffic: Traffic | None,
     started: float,
+    found: tuple[list[SuiteCase], list[SuiteCase], list[SuiteProblem]],
 ) -> int:
-    """The selected cases through a testee that passed its handshake → the reports and the exit code."""
-    found = _selected(args)
-    if found is None:
-        return 2
+    """The selected cases (`_selected`) through a testee that passed its handshake → the reports and the exit
+    code."""
     cases, chosen, unreadable = found
     if args.last_failed:
         chosen, said = lastfailed.narrowed(chosen, Path.cwd())

@@ -74,26 +74,35 @@ class StdioTestee:
         self._strays: list[Stray] = []
         self.starts = 0
 
+    def start(self) -> None:
+        """Start the testee's process without waiting for its hello, so that it starts up while the runner reads
+        the vector files; `hello` then makes the handshake. `Broken` when the command cannot be started."""
+        if self._session is None:
+            self.starts += 1
+            self._session = Session(self.argv, Path.cwd(), self.token)
+
     def hello(self) -> Hello:
-        """The handshake of a running session; a new session when there is none, or when the last one ended
-        after its answer (which is charged to the case it answered)."""
-        if self._session is not None and (how := self._session.ended()) is not None:
+        """The handshake of a running session (of the one `start` began, first); a new session when there is
+        none, or when the last one ended after its answer (which is charged to the case it answered)."""
+        handshaken = self._session is not None and self._hello is not None  # not one `start` began
+        if handshaken and self._session is not None and (how := self._session.ended()) is not None:
             session, self._session = self._session, None
             printed = session.printed()
             self._strays.append(Stray(session.last_answered, printed.stdout, f"ended ({how})"))
             session.kill()
         if self._session is None or self._hello is None:
-            self.starts += 1
-            session = Session(self.argv, Path.cwd(), self.token)
+            self.start()  # unless `start` already did
+            fresh, self._session = self._session, None
+            assert fresh is not None
             try:
-                self._hello, message = session.handshake(self.contract_version, self.start_timeout)
+                self._hello, message = fresh.handshake(self.contract_version, self.start_timeout)
                 problems = self.traffic.problems("testee-hello", message) if self.traffic else []
                 if problems:
-                    raise Broken(f"handshake refused: {problems[0]}", session.printed())
+                    raise Broken(f"handshake refused: {problems[0]}", fresh.printed())
             except Broken:
-                session.kill()
+                fresh.kill()
                 raise
-            self._session = session
+            self._session = fresh
         return self._hello
 
     def ask(self, message: dict[str, Any]) -> dict[str, Any]:
