@@ -75,3 +75,23 @@ def test_a_broken_spec_folder_is_a_message(tmp_path: Path, content: str, words: 
     )
     assert done.returncode == 2 and words in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    """`iospec run --collect-only | head -1`: the pipe closes after one line; the command stops quietly."""
+    with subprocess.Popen(
+        [*IOSPEC, "run", "--impl", "unused", "--collect-only"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.readline()
+        process.stdout.close()
+        try:
+            errors = process.stderr.read().decode()
+            code = process.wait(timeout=120)
+        finally:
+            process.kill()
+    assert first.strip(), "the list printed nothing before the pipe closed"
+    assert "Traceback" not in errors and "BrokenPipe" not in errors, errors
+    assert code == 1

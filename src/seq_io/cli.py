@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections import Counter
@@ -280,6 +281,16 @@ def main(argv: list[str] | None = None) -> int:
     except SpecError as error:
         print(f"iospec: the spec cannot be read: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """Standard output was closed early (`iospec show ID | head`): stop quietly, as the shell's own tools do,
+    with stdout pointed at the null device so the interpreter's final flush cannot raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":
