@@ -300,6 +300,17 @@ def test_paths_printed_by_the_installed_runner_open_inside_site_packages(install
     _opens_at(collected.stdout.splitlines()[0].split("  ", 1)[1], "sch-windows-0001", installed.data)
 
 
+def test_the_installed_runner_runs_a_0_5_23_testee_against_the_release_it_carries(installed: Installed) -> None:
+    """The wheel carries the release snapshots: a testee declaring 0.5.23 runs the 0.5.23 vectors from the package."""
+    testee = REPO_ROOT / "tests" / "fake_testees" / "validator_0_5_23.py"
+    done = installed.run("run", "--impl", f"{installed.python} {testee}", "--json", "report.json")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    report = json.loads((installed.empty / "report.json").read_text(encoding="utf-8"))
+    assert report["contract_version"] == "0.5.23" and report["not_in_contract"]
+    assert report["cases"] and all("spec/releases/0.5.23/vectors/" in case["file"] for case in report["cases"])
+    assert (installed.data / "spec" / "releases" / "0.5.23" / "vectors" / "validation").is_dir()
+
+
 def test_timeline_lint_and_rules(installed: Installed) -> None:
     timeline = installed.run("timeline", '{"streams": {"cam": {"at": [-2, 0]}}}', "--acts", "0,5")
     assert timeline.returncode == 0 and "2 acts" in timeline.stdout

@@ -80,9 +80,15 @@ export interface RowsOfResult {
  */
 export interface RunnerHello {
     /**
-     * The contract version of the vectors the runner will send (spec/contract.json).
+     * The newest contract version the runner carries (spec/contract.json of its package).
      */
     contract_version: string;
+    /**
+     * Every contract version the runner has vectors for, newest first; the testee's declared
+     * contract_version must be one of them, and that release's vectors are sent. Runners before
+     * this member sent contract_version alone.
+     */
+    contract_versions?: [string, ...string[]];
     /**
      * The protocol version the runner speaks (an integer; this document describes 1).
      */
@@ -181,12 +187,12 @@ export type Limit = "MAX_STREAM_FRAMES" | "MAX_STREAM_BYTES" | "MAX_WORKER_STREA
 
 /**
  * The testee's first line (conformance/protocol.md, Handshake). The runner refuses a testee
- * whose protocol or contract_version differs from its own before sending any case. Members
- * not named here are ignored.
+ * whose protocol differs from its own, or whose contract_version is not one it carries (its
+ * hello's contract_versions), before sending any case. Members not named here are ignored.
  */
 export interface TesteeHello {
     /**
-     * The contract version the implementation follows.
+     * The contract version the implementation follows; the runner sends that release's vectors.
      */
     contract_version: string;
     /**

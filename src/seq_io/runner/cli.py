@@ -1,8 +1,9 @@
-"""`iospec run`: argv → the testee started from `--impl` and its handshake → the vector files and the
-expected-failure list → the selected cases through `run.run_cases` → summary, JUnit, TAP and JSON reports (and,
-with `--fix`, the list rewritten; `.iospec_cache/lastfailed.json` updated) → exit code 0 only when every case is
-acceptable (with `--fix`: acceptable to the rewritten list), 1 when one is not, 2 when the command was used
-wrongly (a filter that selects nothing is such a mistake) or the testee failed its handshake.
+"""`iospec run`: argv → the testee started from `--impl` and its handshake → the vector files of the contract version
+it declares (`contracts`) and the expected-failure list → the selected cases through `run.run_cases` → summary,
+JUnit, TAP and JSON reports (and, with `--fix`, the list rewritten; `.iospec_cache/lastfailed.json` updated) → exit
+code 0 only when every case is acceptable (with `--fix`: acceptable to the rewritten list), 1 when one is not, 2
+when the command was used wrongly (a filter that selects nothing is such a mistake) or the testee failed its
+handshake.
 
 WHY it is apart from the loop: the command's checks of its own arguments (exit 2), where reports go and how the
 list is rewritten are the command's business; `run` stays the one loop both testees share. The handshake comes
@@ -20,10 +21,11 @@ import re
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from seq_io.reference.spec_data import load_spec
-from seq_io.runner import lastfailed, reports, xfail
+from seq_io.runner import contracts, lastfailed, reports, xfail
 from seq_io.runner.kinds import KINDS
 from seq_io.runner.protocol import Broken, Traffic, runner_hello
 from seq_io.runner.reports import Problem, Report, printable
@@ -31,8 +33,8 @@ from seq_io.runner.run import DEFAULT_TIMEOUT, MAX_TIMEOUTS, START_TIMEOUT, Stdi
 from seq_io.runner.suite import SuiteCase, load_cases, select
 from seq_io.runner.xfail import ExpectedFailures, XfailError
 from seq_io.vector_index import Filters
-from seq_io.vectors import VECTORS_DIR, relative
 from seq_io.vectors import Problem as SuiteProblem
+from seq_io.vectors import relative
 
 
 def _positive(text: str) -> float:
@@ -73,9 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--vectors",
         type=Path,
-        default=VECTORS_DIR,
         metavar="DIR",
-        help="the folder of vector files (default: conformance/vectors)",
+        help="the folder of vector files (default: those of the contract version the testee declares: "
+        "conformance/vectors for the package's own, spec/releases/<version>/vectors for an older release)",
     )
     parser.add_argument(
         "--id",
@@ -240,9 +242,18 @@ def _suggestion(pattern: str, suite: list[SuiteCase]) -> str:
     return ""
 
 
-def _selection_problems(args: argparse.Namespace, suite: list[SuiteCase]) -> list[str]:
-    """A sentence for each filter that matches no case of the suite (a typo, or a wrong guess at the ids)."""
+def _selection_problems(
+    args: argparse.Namespace, suite: list[SuiteCase], contract: contracts.Contract | None = None
+) -> list[str]:
+    """A sentence for each filter that matches no case of the suite (a typo, or a wrong guess at the ids, or a
+    kind the testee's contract version does not have)."""
     found: list[str] = []
+    if contract is not None:
+        found += [
+            f"--kind {kind}: not in contract {contract.version}, whose vectors hold {', '.join(contract.kinds)}"
+            for kind in args.kind
+            if kind in contract.absent_kinds
+        ]
     for pattern in args.id:
         if not select(suite, ids=[pattern]):
             found += [f"--id {pattern!r} matches no case id", *filter(None, [_suggestion(pattern, suite)])]
@@ -263,7 +274,9 @@ def _selection_problems(args: argparse.Namespace, suite: list[SuiteCase]) -> lis
     return found
 
 
-def _empty_selection(args: argparse.Namespace, unreadable: list[SuiteProblem]) -> list[str]:
+def _empty_selection(
+    args: argparse.Namespace, root: Path, unreadable: list[SuiteProblem], contract: contracts.Contract | None
+) -> list[str]:
     """Why the selection is empty: the vector files that cannot be read (each as itself: file, line, path, what is
     wrong), else each filter that matches nothing in the whole suite; nothing when the suite has no case at all
     (the run then fails on its own)."""
@@ -272,17 +285,18 @@ def _empty_selection(args: argparse.Namespace, unreadable: list[SuiteProblem]) -
             f"{len(unreadable)} problem(s) in the vector files, so no case could be selected:",
             *map(str, unreadable),
         ]
-    suite, _ = load_cases(args.vectors)
+    suite, _ = load_cases(root)
     if not suite:
         return []
-    return _selection_problems(args, suite) or ["the filters (--id, --group, --tag, --kind) together select no case"]
+    nothing = "the filters (--id, --group, --tag, --kind) together select no case"
+    return _selection_problems(args, suite, contract) or [nothing]
 
 
 def shared_argument_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the arguments `iospec run` and `iospec probe` share (`--fix`, `--xfail`, `--vectors`)."""
     if args.fix and args.xfail is None:
         return "--fix needs --xfail FILE (the list to rewrite)"
-    if not args.vectors.is_dir():
+    if args.vectors is not None and not args.vectors.is_dir():
         return f"{args.vectors} is not a folder of vector files"
     return None
 
@@ -297,7 +311,7 @@ def command_words(text: str, flag: str) -> list[str] | str:
     return words if words else f"{flag} is empty"
 
 
-def handshake_problem(broken: Broken, argv: list[str], contract_version: str) -> str:
+def handshake_problem(broken: Broken, argv: list[str], contract_version: str, carried: Sequence[str] = ()) -> str:
     """One line for a testee that cannot be used: what went wrong, what it printed, and what to do."""
     printed = broken.printed
     said = [f"it ended with {printed.exit}"] if printed.exit else []
@@ -317,7 +331,7 @@ def handshake_problem(broken: Broken, argv: list[str], contract_version: str) ->
             if refused
             else f"the testee failed its handshake: {broken.detail.removeprefix('handshake failed: ')}"
         )
-        hello = json.dumps(runner_hello(contract_version), separators=(",", ":"))
+        hello = json.dumps(runner_hello(contract_version, carried), separators=(",", ":"))
         advice = (
             "a testee answers the runner's hello with its own, as its first line on stdout "
             f"(conformance/protocol.md, \"Handshake\"); try: echo '{hello}' | {shlex.join(argv)}"
@@ -336,9 +350,10 @@ def _write_reports(args: argparse.Namespace, report: Report) -> str | None:
     return None
 
 
-def _unusable(args: argparse.Namespace, argv: list[str], version: str, broken: Broken, started: float) -> int:
+def _unusable(args: argparse.Namespace, argv: list[str], carried: list[str], broken: Broken, started: float) -> int:
     """A testee that failed its handshake: one line on stderr, the reports asked for with that problem, exit 2."""
-    line = handshake_problem(broken, argv, version)
+    version = carried[0]
+    line = handshake_problem(broken, argv, version, carried)
     report = Report(version, argv, None, (), relative(args.xfail) if args.xfail else None)
     report.problems.append(Problem("handshake", line))
     report.seconds = time.monotonic() - started
@@ -349,25 +364,34 @@ def _unusable(args: argparse.Namespace, argv: list[str], version: str, broken: B
     return 2
 
 
-def _selected(
-    args: argparse.Namespace,
-) -> tuple[list[SuiteCase], list[SuiteCase], list[SuiteProblem]] | None:
-    """(the cases read, those selected, the problems of unreadable files); None after saying why the selection
-    is empty. An expected-failure list is judged against every case (entries naming none are stale), so with one
-    every file is read; else only those that can hold a selected case."""
+Found = tuple[list[SuiteCase], list[SuiteCase], list[SuiteProblem]]
+"""The cases read, those the filters select, and the problems of the files that could not be read."""
+
+
+def _read(args: argparse.Namespace, contract: contracts.Contract) -> Found:
+    """The cases of --vectors, else of `contract`'s vectors. An expected-failure list is judged against every case
+    (entries naming none are stale), so with one every file is read; else only those that can hold a selected
+    case."""
     filters = Filters(args.id, args.group, args.tag, args.kind)
-    cases, unreadable = load_cases(args.vectors, None if args.xfail else filters)
+    cases, unreadable = load_cases(args.vectors or contract.vectors, None if args.xfail else filters)
     chosen = [case for case in cases if filters.wanted(case.id, case.group, case.tags, case.kind)]
-    if not chosen and (mistakes := _empty_selection(args, unreadable)):
-        print("\n".join(f"iospec run: {line}" for line in mistakes), file=sys.stderr)
-        return None
     return cases, chosen, unreadable
+
+
+def _refused_selection(args: argparse.Namespace, contract: contracts.Contract, found: Found) -> bool:
+    """Whether the selection is empty for a reason worth exit 2; if so, the reason is said on stderr."""
+    _, chosen, unreadable = found
+    known = None if args.vectors is not None else contract
+    if not chosen and (mistakes := _empty_selection(args, args.vectors or contract.vectors, unreadable, known)):
+        print("\n".join(f"iospec run: {line}" for line in mistakes), file=sys.stderr)
+        return True
+    return False
 
 
 def _collect(args: argparse.Namespace) -> int:
     """`--collect-only`: the selected cases, one a line (`id  file:line`, or the id alone with `-q`)."""
-    found = _selected(args)
-    if found is None:
+    found = _read(args, contracts.carried()[0])
+    if _refused_selection(args, contracts.carried()[0], found):
         return 2
     _, chosen, unreadable = found
     for problem in unreadable:
@@ -403,24 +427,41 @@ def _run(args: argparse.Namespace) -> int:
     if args.collect_only:
         return _collect(args)
     traffic = Traffic() if args.validate_traffic else None
-    version = load_spec().contract_version
-    if traffic is not None and (problems := traffic.problems("runner-hello", runner_hello(version))):
+    load_spec()  # a spec folder that cannot be read (SEQ_IO_SPEC_ROOT) is one line, before any testee starts
+    carried = list(contracts.versions())
+    if traffic is not None and (problems := traffic.problems("runner-hello", runner_hello(carried[0], carried))):
         print(f"iospec run: the runner's own hello breaks the protocol: {problems[0]}", file=sys.stderr)
         return 2
     testee = StdioTestee(
-        argv, version, timeout=args.timeout, start_timeout=args.start_timeout, traffic=traffic, announce=_announce
+        argv,
+        carried[0],
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        traffic=traffic,
+        announce=_announce,
+        carried=carried,
     )
     try:
-        testee.start()  # the testee starts up while the vector files are read
-        found = _selected(args)
-        if found is None:
+        testee.start()  # the testee starts up while the vector files of the package's own contract are read
+        head = contracts.carried()[0]
+        found = _read(args, head)
+        # a filter only an older contract's vectors answer is judged once the testee has said its version
+        older_only = not found[1] and args.vectors is None and any(_read(args, c)[1] for c in contracts.carried()[1:])
+        if not older_only and _refused_selection(args, head, found):
+            testee.close()
             return 2
-        testee.hello()
+        hello = testee.hello()
     except Broken as broken:
         testee.close()
-        return _unusable(args, argv, version, broken, started)
+        return _unusable(args, argv, carried, broken, started)
+    contract = contracts.of(hello.contract)
+    assert contract is not None, "the handshake accepts only the versions carried"
     try:
-        return _judged(args, argv, testee, expected, traffic, started, found)
+        if contract.version != head.version and args.vectors is None:
+            found = _read(args, contract)
+        if _refused_selection(args, contract, found):
+            return 2
+        return _judged(args, argv, testee, contract, expected, traffic, started, found)
     finally:
         testee.close()  # already closed by the run, unless the run was interrupted
 
@@ -429,13 +470,14 @@ def _judged(
     args: argparse.Namespace,
     argv: list[str],
     testee: StdioTestee,
+    contract: contracts.Contract,
     expected: ExpectedFailures,
     traffic: Traffic | None,
     started: float,
     found: tuple[list[SuiteCase], list[SuiteCase], list[SuiteProblem]],
 ) -> int:
-    """The selected cases (`_selected`) through a testee that passed its handshake → the reports and the exit
-    code."""
+    """The selected cases of the testee's contract version through a testee that passed its handshake → the
+    reports and the exit code."""
     cases, chosen, unreadable = found
     if args.last_failed:
         chosen, said = lastfailed.narrowed(chosen, Path.cwd())
@@ -450,6 +492,7 @@ def _judged(
         max_timeouts=args.max_timeouts,
         exitfirst=args.exitfirst,
     )
+    report.not_in_contract = () if args.vectors is not None else contract.absent_kinds
     stale = [Problem("expected-failures", f"{label} names no case of the suite") for label in expected.stale(cases)]
     report.problems[:0] = [Problem("suite", str(problem)) for problem in unreadable] + stale
     try:

@@ -25,7 +25,7 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -97,6 +97,8 @@ class Hello:
     name: str
     version: str
     kinds: tuple[str, ...]
+    contract: str = ""
+    """The contract version the testee declares (one the runner carries)."""
 
 
 def _text(data: bytes | bytearray, limit: int = KEPT) -> str:
@@ -149,17 +151,24 @@ def envelope_problem(answer: dict[str, Any], request_id: str) -> str | None:
     return None
 
 
-def checked_hello(message: dict[str, Any], contract_version: str) -> Hello:
-    """The testee's hello → `Hello`; ValueError saying why the testee is refused."""
+def _versions_text(versions: Sequence[str]) -> str:
+    return versions[0] if len(versions) == 1 else f"{', '.join(versions[:-1])} and {versions[-1]}"
+
+
+def checked_hello(message: dict[str, Any], carried: str | Sequence[str]) -> Hello:
+    """The testee's hello → `Hello`; ValueError saying why the testee is refused. `carried`: the contract versions
+    the runner has vectors for (a testee declaring another one is refused)."""
+    versions = (carried,) if isinstance(carried, str) else tuple(carried)
     if message.get("type") != "hello":
         raise ValueError(f"the first line must be a hello; its type is {json.dumps(message.get('type'))}")
     protocol = message.get("protocol")
     if type(protocol) is not int or protocol != PROTOCOL:
         raise ValueError(f"the testee speaks protocol {json.dumps(protocol)}; this runner speaks {PROTOCOL}")
-    if message.get("contract_version") != contract_version:
+    declared = message.get("contract_version")
+    if not isinstance(declared, str) or declared not in versions:
         raise ValueError(
-            f"the testee implements contract {json.dumps(message.get('contract_version'))}; the "
-            f"vectors are for {contract_version}"
+            f"the testee implements contract {json.dumps(declared)}; this runner carries the vectors of contract "
+            f"{_versions_text(versions)}"
         )
     kinds = message.get("kinds")
     if not isinstance(kinds, list) or not all(isinstance(kind, str) for kind in kinds):
@@ -171,11 +180,13 @@ def checked_hello(message: dict[str, Any], contract_version: str) -> Hello:
         and isinstance(implementation.get("version"), str)
     ):
         raise ValueError("the hello's `implementation` must be an object with `name` and `version` strings")
-    return Hello(implementation["name"], implementation["version"], tuple(kinds))
+    return Hello(implementation["name"], implementation["version"], tuple(kinds), declared)
 
 
-def runner_hello(contract_version: str) -> dict[str, Any]:
-    return {"type": "hello", "protocol": PROTOCOL, "contract_version": contract_version}
+def runner_hello(contract_version: str, carried: Sequence[str] = ()) -> dict[str, Any]:
+    """The runner's hello: the newest contract it carries, and every version it carries (newest first)."""
+    versions = list(carried) or [contract_version]
+    return {"type": "hello", "protocol": PROTOCOL, "contract_version": contract_version, "contract_versions": versions}
 
 
 class Session:
@@ -315,14 +326,18 @@ class Session:
                 f"the testee printed a line that is not a protocol message: {error}", self.printed(line + b"\n")
             ) from None
 
-    def handshake(self, contract_version: str, timeout: float) -> tuple[Hello, dict[str, Any]]:
-        self.send(runner_hello(contract_version))
+    def handshake(
+        self, contract_version: str, timeout: float, carried: Sequence[str] = ()
+    ) -> tuple[Hello, dict[str, Any]]:
+        """Send the runner's hello (`contract_version`, the newest carried, and all of `carried`) and check the
+        testee's: it must declare one of `carried` (or `contract_version` when `carried` is empty)."""
+        self.send(runner_hello(contract_version, carried))
         try:
             message = self.receive(timeout)
         except Broken as broken:
             raise Broken(f"handshake failed: {broken.detail}", broken.printed, timed_out=broken.timed_out) from None
         try:
-            return checked_hello(message, contract_version), message
+            return checked_hello(message, tuple(carried) or contract_version), message
         except ValueError as error:
             raise Broken(f"handshake refused: {error}", self.printed(encode(message))) from None
 

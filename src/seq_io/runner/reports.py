@@ -72,6 +72,9 @@ class Report:
     records: list[Record] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
+    not_in_contract: tuple[str, ...] = ()
+    """The kinds the runner knows that `contract_version` does not have (its release has no vectors of them):
+    not run, and not failures."""
 
     @property
     def passed(self) -> int:
@@ -244,6 +247,9 @@ def _tables(report: Report) -> list[str]:
         f"protocol {PROTOCOL}, contract {report.contract_version}, {len(records)} cases"
         + (f", expected failures: {report.expected_failures}" if report.expected_failures else ""),
     ]
+    if report.not_in_contract:
+        absent = ", ".join(report.not_in_contract)
+        lines.append(f"not in contract {report.contract_version} (not run, not failures): {absent}")
     kinds = _by(records, "kind")
     header = f"{'kind':<12}{'cases':>7}" + "".join(f"{n:>7}" for n in OUTCOMES)
     lines += [
@@ -506,6 +512,7 @@ def as_json(report: Report) -> dict[str, Any]:
             "kinds": list(report.kinds),
         },
         "expected_failures": report.expected_failures,
+        **({"not_in_contract": list(report.not_in_contract)} if report.not_in_contract else {}),
         "seconds": round(report.seconds, 3),
         "ok": report.ok,
         "passed": report.passed,

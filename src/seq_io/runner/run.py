@@ -63,8 +63,12 @@ class StdioTestee:
         shutdown_grace: float = SHUTDOWN_GRACE,
         traffic: Traffic | None = None,
         announce: Callable[[str], None] | None = None,
+        carried: Sequence[str] = (),
     ) -> None:
+        """`contract_version`: the newest the runner carries, announced in its hello; `carried`: every version it
+        carries (empty: only `contract_version`). The first session's declared version holds for the run."""
         self.argv, self.contract_version, self.traffic = argv, contract_version, traffic
+        self.carried = tuple(carried)
         self.timeout, self.start_timeout, self.shutdown_grace = timeout, start_timeout, shutdown_grace
         self.announce = announce
         self.token = processes.new_token()
@@ -95,10 +99,17 @@ class StdioTestee:
             fresh, self._session = self._session, None
             assert fresh is not None
             try:
-                self._hello, message = fresh.handshake(self.contract_version, self.start_timeout)
+                hello, message = fresh.handshake(self.contract_version, self.start_timeout, self.carried)
                 problems = self.traffic.problems("testee-hello", message) if self.traffic else []
                 if problems:
                     raise Broken(f"handshake refused: {problems[0]}", fresh.printed())
+                if self._hello is not None and hello.contract != self._hello.contract:
+                    raise Broken(
+                        f"handshake refused: the restarted testee declares contract {hello.contract}, its first "
+                        f"session {self._hello.contract}",
+                        fresh.printed(),
+                    )
+                self._hello = hello
             except Broken:
                 fresh.kill()
                 raise
@@ -134,7 +145,9 @@ class InProcessTestee:
     """The Python reference called directly: the same requests and answers, no process and no pipes."""
 
     def hello(self) -> Hello:
-        return Hello(reference_testee.NAME, reference_testee.version(), reference_testee.KINDS)
+        return Hello(
+            reference_testee.NAME, reference_testee.version(), reference_testee.KINDS, load_spec().contract_version
+        )
 
     def ask(self, message: dict[str, Any]) -> dict[str, Any]:
         answer = reference_testee.answer(message)
@@ -269,6 +282,7 @@ def run_cases(
             stop = Broken("the run stopped after the first unacceptable case (--exitfirst)")
     if hello is not None:
         report.implementation, report.kinds = (hello.name, hello.version), hello.kinds
+        report.contract_version = hello.contract or report.contract_version
     report.problems += [Problem("session", text) for text in testee.close()]
     for stray in testee.strays():
         charge(stray)
@@ -294,6 +308,7 @@ def rejudged(report: Report, expected: ExpectedFailures) -> Report:
         records,
         list(report.problems),
         report.seconds,
+        report.not_in_contract,
     )
 
 
