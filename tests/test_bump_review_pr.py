@@ -18,6 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from seq_io import workflow_commands as shared_commands
 from seq_io.bump_review import changelog_draft, main, marks, sarif, workflow_commands
 from seq_io.bump_review.accept import FILE_NAME, SCHEMA
 from seq_io.bump_review.fingerprint import of_facts
@@ -305,11 +306,11 @@ def test_annotations_stand_on_the_changed_member_and_section(base: Path, tmp_pat
 
 
 def test_workflow_commands_escape_as_github_reads_them() -> None:
-    line = workflow_commands.command(
+    line = shared_commands.command(
         "warning", "50% done\r\nnext: a, b", file="spec/a,b:c.json", line=3, title="x: y, z%"
     )
     assert line == "::warning file=spec/a%2Cb%3Ac.json,line=3,title=x%3A y%2C z%25::50%25 done%0D%0Anext: a, b"
-    assert workflow_commands.command("notice", "plain") == "::notice::plain"
+    assert shared_commands.command("notice", "plain") == "::notice::plain"
 
 
 # ---------------------------------------------------------------- SARIF

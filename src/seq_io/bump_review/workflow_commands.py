@@ -2,44 +2,19 @@
 (`::error file=spec/schemas/Camera.json,line=12,title=…::message`), so that a pull request shows every finding
 on the line of the schema member or document section it is about.
 
-WHY escaping here: GitHub reads a command up to the end of its line and splits its properties at `,` and `:`,
-so a message or title carrying a newline, a `%`, a comma or a colon would be cut or misread. Its rules: in the
-message, `%` → `%25`, CR → `%0D`, LF → `%0A`; in a property value, additionally `:` → `%3A` and `,` → `%2C`.
-The gate's verdict comes last, as an annotation of its own (an error when it refuses). Editorial findings are left
-out: nothing accepted changes, and a new document would otherwise bury the findings that matter under one notice
-per section (they stay in the report and the SARIF log).
+WHY it is shaped this way: the escaping is GitHub's and shared with `iospec run` (seq_io.workflow_commands). The
+gate's verdict comes last, as an annotation of its own (an error when it refuses). Editorial findings are left out:
+nothing accepted changes, and a new document would otherwise bury the findings that matter under one notice per
+section (they stay in the report and the SARIF log).
 """
 
 from __future__ import annotations
 
 from seq_io.bump_review.findings import TOOL, Item, items
 from seq_io.bump_review.review import Review
+from seq_io.workflow_commands import command
 
 _COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
-
-
-def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def command(level: str, message: str, *, file: str | None = None, line: int | None = None, title: str = "") -> str:
-    """One workflow command line."""
-    properties = []
-    if file:
-        properties.append(f"file={escape_property(file)}")
-        if line:
-            properties.append(f"line={line}")
-    if title:
-        properties.append(f"title={escape_property(title)}")
-    return (
-        f"::{level} {','.join(properties)}::{escape_data(message)}"
-        if properties
-        else f"::{level}::{escape_data(message)}"
-    )
 
 
 def _line(item: Item) -> str:
