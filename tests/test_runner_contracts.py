@@ -93,8 +93,9 @@ def test_a_version_the_runner_does_not_carry_is_one_line_and_exit_2(capsys: pyte
     captured = capsys.readouterr()
     carried = " and ".join([", ".join(contracts.versions()[:-1]), contracts.versions()[-1]])
     assert captured.err == (
-        'iospec run: handshake refused: the testee implements contract "0.0.1"; this runner carries the vectors of '
-        f"contract {carried}\n"
+        'iospec run: the testee\'s hello was refused: the testee implements contract "0.0.1"; this runner carries the '
+        f"vectors of contract {carried}; the hello's contract_version names the contract the testee implements, one "
+        'of those (conformance/protocol.md, "Handshake")\n'
     )
     assert captured.out == ""
 

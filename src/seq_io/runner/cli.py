@@ -27,7 +27,7 @@ from pathlib import Path
 from seq_io.reference.spec_data import load_spec
 from seq_io.runner import contracts, lastfailed, reports, xfail
 from seq_io.runner.kinds import KINDS
-from seq_io.runner.protocol import Broken, Traffic, runner_hello
+from seq_io.runner.protocol import UNCARRIED, Broken, Traffic, runner_hello
 from seq_io.runner.reports import Problem, Report, printable
 from seq_io.runner.run import DEFAULT_TIMEOUT, MAX_TIMEOUTS, START_TIMEOUT, StdioTestee, rejudged, run_cases
 from seq_io.runner.suite import SuiteCase, load_cases, select
@@ -333,7 +333,10 @@ def handshake_problem(broken: Broken, argv: list[str], contract_version: str, ca
         )
         hello = json.dumps(runner_hello(contract_version, carried), separators=(",", ":"))
         advice = (
-            "a testee answers the runner's hello with its own, as its first line on stdout "
+            "the hello's contract_version names the contract the testee implements, one of those "
+            '(conformance/protocol.md, "Handshake")'
+            if refused and UNCARRIED in broken.detail
+            else "a testee answers the runner's hello with its own, as its first line on stdout "
             f"(conformance/protocol.md, \"Handshake\"); try: echo '{hello}' | {shlex.join(argv)}"
         )
     return "; ".join([what, *said, advice])

@@ -52,6 +52,8 @@ PROTOCOL_DEPTH_MARGIN = 16
 ANNOUNCE_AFTER = 0.5
 """Seconds a closing testee may take before `Session.close` says what it is waiting for."""
 _CHUNK = 65536
+UNCARRIED = "this runner carries the vectors of contract"
+"""How a refusal of the testee's contract version goes on (a reader of the refusal recognizes it by this)."""
 
 
 @dataclass(frozen=True)
@@ -167,8 +169,7 @@ def checked_hello(message: dict[str, Any], carried: str | Sequence[str]) -> Hell
     declared = message.get("contract_version")
     if not isinstance(declared, str) or declared not in versions:
         raise ValueError(
-            f"the testee implements contract {json.dumps(declared)}; this runner carries the vectors of contract "
-            f"{_versions_text(versions)}"
+            f"the testee implements contract {json.dumps(declared)}; {UNCARRIED} {_versions_text(versions)}"
         )
     kinds = message.get("kinds")
     if not isinstance(kinds, list) or not all(isinstance(kind, str) for kind in kinds):
