@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shlex
 import sys
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from seq_io.reference.spec_data import load_spec
-from seq_io.runner import contracts, lastfailed, reports, xfail
+from seq_io.runner import contracts, github, lastfailed, reports, xfail
 from seq_io.runner.kinds import KINDS
 from seq_io.runner.protocol import UNCARRIED, Broken, Traffic, runner_hello
 from seq_io.runner.reports import Problem, Report, printable
@@ -153,6 +154,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tap", type=Path, metavar="F", help="write a TAP 14 report")
     parser.add_argument(
         "--json", type=Path, metavar="F", help="write the JSON report (conformance/schema/report.schema.json)"
+    )
+    parser.add_argument(
+        "--annotations",
+        choices=["github", "none"],
+        help="github: print a GitHub Actions ::error command per case that fails the run, at its vector's file "
+        "and line (default: github when GITHUB_ACTIONS is true, else none)",
+    )
+    parser.add_argument(
+        "--summary-md",
+        type=Path,
+        metavar="F",
+        help="write a Markdown summary of the run (counts per kind, the failing cases); without it the summary "
+        "is appended to $GITHUB_STEP_SUMMARY when that is set",
     )
     parser.add_argument("--show", type=int, default=20, metavar="N", help="failing cases shown in full (default 20)")
     parser.add_argument(
@@ -342,12 +356,25 @@ def handshake_problem(broken: Broken, argv: list[str], contract_version: str, ca
     return "; ".join([what, *said, advice])
 
 
+def _annotate(args: argparse.Namespace, report: Report) -> None:
+    """`--annotations github` (the default when GITHUB_ACTIONS is true): an ::error command per case that fails
+    the run and per run problem, on standard output."""
+    if (args.annotations or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "none")) == "github":
+        print(github.error_commands(report), end="")
+
+
 def _write_reports(args: argparse.Namespace, report: Report) -> str | None:
-    """Write the reports asked for; what went wrong, if anything."""
+    """Write the reports asked for (and the Markdown summary: to --summary-md, else appended to
+    $GITHUB_STEP_SUMMARY when set, where GitHub gathers a step's summary); what went wrong, if anything."""
     try:
         for path, render in ((args.junit, reports.junit), (args.tap, reports.tap), (args.json, reports.json_text)):
             if path is not None:
                 _write(path, render(report))
+        if args.summary_md is not None:
+            _write(args.summary_md, github.summary_markdown(report))
+        elif step_summary := os.environ.get("GITHUB_STEP_SUMMARY"):
+            with open(step_summary, "a", encoding="utf-8", errors="backslashreplace") as handle:
+                handle.write(github.summary_markdown(report))
     except OSError as error:
         return f"cannot write a report: {error}"
     return None
@@ -361,6 +388,7 @@ def _unusable(args: argparse.Namespace, argv: list[str], carried: list[str], bro
     report.problems.append(Problem("handshake", line))
     report.seconds = time.monotonic() - started
     cannot_write = _write_reports(args, report)
+    _annotate(args, report)
     print(printable(f"iospec run: {line}"), file=sys.stderr)
     if cannot_write is not None:
         print(f"iospec run: {cannot_write}", file=sys.stderr)
@@ -514,6 +542,7 @@ def _judged(
     if cannot_write is not None:
         print(f"iospec run: {cannot_write}", file=sys.stderr)
         return 2
+    _annotate(args, report)
     print(reports.summary(report, args.show, quiet=args.quiet), end="")
     return 0 if report.ok else 1
 
