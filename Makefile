@@ -177,12 +177,14 @@ MATRIX := $(REPORTS)/matrix
 BINDING_LANGS := go rust java cpp
 MATRIX_REPORTS := "Python reference=$(REPORTS)/python/report.json" "JavaScript=$(REPORTS)/js/report.json" \
 	"reference worker (probe)=$(REPORTS)/probe/report.json" \
+	"reference uploader (HTTP)=$(REPORTS)/uploader-http/report.json" \
 	$(foreach l,$(BINDING_LANGS),"$(l) validator=$(REPORTS)/bindings/$(l)-validation.json" \
 		"$(l) starter=$(REPORTS)/bindings/$(l)-starter.json")
 report: $(STAMP)
 	@test -f $(REPORTS)/python/report.json || $(MAKE) --no-print-directory conformance
 	@test -f $(REPORTS)/js/report.json || $(MAKE) --no-print-directory conformance-js
 	@test -f $(REPORTS)/probe/report.json || $(MAKE) --no-print-directory probe
+	@test -f $(REPORTS)/uploader-http/report.json || $(MAKE) --no-print-directory uploader-http
 	@for l in $(BINDING_LANGS); do \
 		test -f $(REPORTS)/bindings/$$l-validation.json -a -f $(REPORTS)/bindings/$$l-starter.json \
 			|| $(MAKE) --no-print-directory binding-$$l || exit 1; done
