@@ -271,6 +271,7 @@ def test_the_page_in_chromium_renders_without_errors_and_shows_the_reports_count
     seen = browser_check.open_page(out / "index.html", build / "report-screenshot.png", build / "report-case.png")
     assert browser_check.problems(seen, reports) == []
     assert (build / "report-screenshot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert seen.case_shot and (build / "report-case.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     bad = _json(runs["bad"])["totals"]
     assert {"run": 1, "kind": "*", "text": f"{bad['pass']}/{bad['cases']}"} in seen.page["cells"]
     page = (out / "index.html").read_text(encoding="utf-8")
@@ -283,6 +284,11 @@ def test_the_page_in_chromium_renders_without_errors_and_shows_the_reports_count
     assert any(line.startswith("console: boom") for line in found), found
     assert any("requested 'http://127.0.0.1:9/x.png'" in line for line in found), found
     assert any(f"kind *: the page shows '{bad['pass'] + 1}/{bad['cases']}'" in line for line in found), found
+    clean = tmp_path / "clean"
+    assert main(["report", str(runs["good"]), "--out", str(clean)]) == 0
+    (tmp_path / "case.png").write_bytes(b"stale")
+    seen = browser_check.open_page(clean / "index.html", tmp_path / "s.png", tmp_path / "case.png")
+    assert not seen.case_shot and not (tmp_path / "case.png").exists(), "every case passed: no case to photograph"
 
 
 @pytest.mark.realclock

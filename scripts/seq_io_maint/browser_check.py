@@ -72,6 +72,7 @@ class Seen:
     errors: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     page: dict[str, Any] = field(default_factory=dict)
+    case_shot: bool = False  # a case was reached through a link and photographed
 
 
 class Pipe:
@@ -179,9 +180,17 @@ def chromium() -> Iterator[Pipe]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+JUMP_TO_A_CASE = """(() => {
+  const link = document.querySelector('ul.jump a') || document.querySelector('tr.group td.cell a');
+  if (link) link.click();
+  return !!link;
+})()"""
+
+
 def open_page(page: Path, screenshot: Path, case_screenshot: Path | None = None) -> Seen:
     """Open the page over HTTP, collect errors and requests, read what it shows, save a screenshot (and one of
-    the first failing case, reached through its link in the matrix)."""
+    the first case that did not pass, reached through a link: a failing case's, else the first group cell's, so a
+    matrix of expected failures alone still shows one; none when every case passed)."""
     seen = Seen()
     with serve(page.parent) as base, chromium() as pipe:
         target = pipe.call("Target.createTarget", url="about:blank")["targetId"]
@@ -207,10 +216,12 @@ def open_page(page: Path, screenshot: Path, case_screenshot: Path | None = None)
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         screenshot.write_bytes(base64.b64decode(shot["data"]))
         if case_screenshot is not None:
-            jump = "(() => { const a = document.querySelector('ul.jump a'); if (a) a.click(); return !!a; })()"
-            pipe.call("Runtime.evaluate", session, expression=jump, returnByValue=True)
-            shot = pipe.call("Page.captureScreenshot", session, format="png")
-            case_screenshot.write_bytes(base64.b64decode(shot["data"]))
+            case_screenshot.unlink(missing_ok=True)
+            jumped = pipe.call("Runtime.evaluate", session, expression=JUMP_TO_A_CASE, returnByValue=True)
+            seen.case_shot = jumped.get("result", {}).get("value") is True
+            if seen.case_shot:
+                shot = pipe.call("Page.captureScreenshot", session, format="png")
+                case_screenshot.write_bytes(base64.b64decode(shot["data"]))
         for event in pipe.events:
             method, params = event.get("method"), event.get("params", {})
             if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
@@ -276,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in found:
         print(f"browser check: {line}", file=sys.stderr)
     if not found:
-        print(f"browser check: {args.page} renders without errors and shows the reports' counts; {args.screenshot}")
+        shots = f"{args.screenshot}" + (f" and {args.case_screenshot}" if seen.case_shot else "")
+        print(f"browser check: {args.page} renders without errors and shows the reports' counts; {shots}")
     return 1 if found else 0
 
 

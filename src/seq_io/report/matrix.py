@@ -154,13 +154,14 @@ h3{font-size:1rem;margin:1.2rem 0 .3rem}
 .lede{color:#555;margin:0 0 .8rem}
 table{border-collapse:collapse;margin:.4rem 0}
 th,td{border:1px solid #d0d0d0;padding:.2rem .4rem;text-align:left;vertical-align:top}
-thead th{min-width:5.5rem;max-width:9rem;overflow-wrap:anywhere}
+thead th{min-width:5rem;max-width:9rem;overflow-wrap:anywhere}
 thead th{background:#f3f3f3}
 th small,td small{display:block;color:#555;font-weight:normal;font-size:.75rem}
 td.cell{text-align:center;white-space:nowrap;font-variant-numeric:tabular-nums}
 td.cell a{color:inherit}
 .s-pass{background:#d7f5dd}.s-xfail{background:#fff1c2}.s-fail{background:#ffd4d4}.s-none{background:#f6f6f6;color:#999}
-tr.kind th{background:#e8eef8}tr.group th{font-weight:normal}tr.total th,tr.total td{font-weight:bold}
+tr.kind th{background:#e8eef8}tr.total th,tr.total td{font-weight:bold}
+tr.group th{font-weight:normal;max-width:14rem;overflow-wrap:anywhere}
 details{margin:.3rem 0}summary{cursor:pointer;font-weight:600}
 .toggle{position:sticky;top:0;background:#fff;padding:.4rem 0;z-index:2;border-bottom:1px solid #eee}
 body:has(#failing-only:checked) .clean{display:none}
@@ -299,7 +300,8 @@ class _Page:
                         for c in listed
                     )
                     self.out.append(
-                        f"<details><summary>{len(listed)} expected failures</summary><ul>{items}</ul></details>"
+                        f"<details><summary>{len(listed)} expected failure{'' if len(listed) == 1 else 's'}</summary>"
+                        f"<ul>{items}</ul></details>"
                     )
             self.out.append("</section>")
 
