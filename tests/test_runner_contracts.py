@@ -131,3 +131,25 @@ def test_a_restarted_testee_declaring_another_version_is_refused(suite_dir: Path
     assert second.outcome == "error"
     assert "the restarted testee declares contract 0.5.23, its first session 0.5.25" in second.verdict.detail
     assert report.contract_version == "0.5.25" and len(starts.read_text()) == 2
+
+
+def test_collect_only_lists_the_cases_of_a_contract_it_names(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--contract` picks the carried version whose cases `--collect-only` lists: 0.5.23's are its snapshot's, the
+    default the newest; an unknown version, a kind that version lacks and `--contract` on a run are one line, exit 2."""
+    old, problems = load_cases(RELEASE / "vectors")
+    assert not problems and old
+    assert runner.main(["--collect-only", "-q", "--contract", "0.5.23"]) == 0
+    assert capsys.readouterr().out.split() == [case.id for case in old]
+    assert runner.main(["--collect-only", "--contract", "0.5.23", "--id", old[0].id]) == 0
+    assert f"{old[0].id}  spec/releases/0.5.23/vectors/" in capsys.readouterr().out
+    assert runner.main(["--collect-only", "-q"]) == 0
+    assert len(capsys.readouterr().out.split()) > len(old)
+    refused = {
+        "--contract 0.4.0: not a contract version this runner carries (": ["--collect-only", "--contract", "0.4.0"],
+        "--kind stream: not in contract 0.5.23": ["--collect-only", "--contract", "0.5.23", "--kind", "stream"],
+        "--contract goes with --collect-only": ["--impl", " ".join(OLD_TESTEE), "--contract", "0.5.23"],
+    }
+    for words, argv in refused.items():
+        assert runner.main(argv) == 2, argv
+        printed = capsys.readouterr()
+        assert words in printed.err and len(printed.err.splitlines()) == 1 and not printed.out, printed

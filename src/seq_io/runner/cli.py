@@ -175,6 +175,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="list the selected cases (id and file:line; with -q ids only) and exit; no testee is started",
     )
     parser.add_argument(
+        "--contract",
+        metavar="VERSION",
+        help="with --collect-only: list the cases of this contract version the runner carries (default: the "
+        "newest; a run takes the version from the testee's hello)",
+    )
+    parser.add_argument(
         "--last-failed",
         "--lf",
         action="store_true",
@@ -421,8 +427,16 @@ def _refused_selection(args: argparse.Namespace, contract: contracts.Contract, f
 
 def _collect(args: argparse.Namespace) -> int:
     """`--collect-only`: the selected cases, one a line (`id  file:line`, or the id alone with `-q`)."""
-    found = _read(args, contracts.carried()[0])
-    if _refused_selection(args, contracts.carried()[0], found):
+    contract = contracts.carried()[0] if args.contract is None else contracts.of(args.contract)
+    if contract is None:
+        carried = ", ".join(contracts.versions())
+        print(
+            f"iospec run: --contract {args.contract}: not a contract version this runner carries ({carried})",
+            file=sys.stderr,
+        )
+        return 2
+    found = _read(args, contract)
+    if _refused_selection(args, contract, found):
         return 2
     _, chosen, unreadable = found
     for problem in unreadable:
@@ -457,6 +471,12 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     if args.collect_only:
         return _collect(args)
+    if args.contract is not None:
+        print(
+            "iospec run: --contract goes with --collect-only; a run takes the contract version from the testee's hello",
+            file=sys.stderr,
+        )
+        return 2
     traffic = Traffic() if args.validate_traffic else None
     load_spec()  # a spec folder that cannot be read (SEQ_IO_SPEC_ROOT) is one line, before any testee starts
     carried = list(contracts.versions())
