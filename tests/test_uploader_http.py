@@ -31,6 +31,7 @@ from seq_io.uploader_check.worker import Answer, Arrival, Drop, RecordingWorker
 from seq_io.vectors import VECTORS_DIR
 
 BROKEN = Path(__file__).parent / "broken_uploaders.py"
+LATE = Path(__file__).parent / "late_uploader.py"
 REFERENCE = [sys.executable, "-m", "seq_io.reference.uploader_driver"]
 EVENTS = """
           - {plan: 2}
@@ -305,6 +306,50 @@ def test_the_reference_passes_every_uploader_vector_over_http() -> None:
     failing = {record.case.id: record.verdict.detail for record in report.records if not record.ok}
     assert not failing and not report.problems, (failing, report.problems)
     assert report.passed == len(cases)
+
+
+LATE_ACT = """$schema: ../../schema/vector-file.schema.json
+kind: uploader
+id_prefix: late-up
+description: An act answered, then a plan.
+groups:
+  - group: act-then-plan
+    why: >-
+      With {"every": 1} wanted(s, -1, 2) lists 0 and 1, whole (UPL-WANTED, UPL-CUT); each is posted at once, no post
+      being in flight (UPL-POST-PROMPT); the act carries its own observation whole (UPL-ACT-BODY); the plan after it
+      causes no request, no observation having come since (UPL-WANTED).
+    declaration: {every: 1}
+    cases:
+      - id: late-up-0001
+        why: As the group says.
+        episode_id: a
+        events:
+          - {plan: 2}
+          - {observe: {n: 0, inputs: {x: 0}}, expect: [{post: {frames: [{seq: 0, inputs: {x: 0}}]}}]}
+          - {answer: {to: post, status: 200}}
+          - {observe: {n: 1, inputs: {x: 1}}, expect: [{post: {frames: [{seq: 1, inputs: {x: 1}}]}}]}
+          - {answer: {to: post, status: 200}}
+          - {act: {t: 2, inputs: {x: 2}}, expect: [{act: {seq: 2, inputs: {x: 2}}}]}
+          - {answer: {to: act, status: 200}}
+          - {plan: 4}
+"""
+
+
+@pytest.mark.realclock
+def test_a_request_later_than_the_tolerance_is_waited_for_not_answered_with_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tests/late_uploader.py sends its first act 0.5 s late. The runner waits for it (at most the widest
+    tolerance) before the `answer` that ends it, so the act gets its answer, the robot's `plan` is acknowledged at
+    once, and the case is judged on timing (played once more on an idle machine) and passes. Answering nothing
+    instead left the act held: the driver, waiting for its act before the robot's next event, then answered the plan
+    only after its own act timeout, past the runner's 10 s."""
+    folder = tmp_path / "vectors" / "uploader"
+    folder.mkdir(parents=True)
+    (folder / "late.yaml").write_text(LATE_ACT, encoding="utf-8")
+    assert cli.main(["--sdk", f"{sys.executable} {LATE}", "--vectors", str(folder.parent)]) == 0
+    printed = capsys.readouterr()
+    assert "1 passed" in printed.out.splitlines()[-1], printed
 
 
 @pytest.mark.realclock

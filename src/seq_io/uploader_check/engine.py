@@ -17,9 +17,12 @@ WHY it is shaped this way (conformance/uploader-http.md, "Playing a scenario"):
 - Waits end early: after each event the runner waits only until the requests the vector expects by then have
   arrived, or until their latest expected time plus the tolerance, so an SDK that sends less costs a bounded wait.
   After an answer it waits until the SDK closed the answered connection (every answer says `Connection: close`),
-  so the robot's next event never overtakes an answer the SDK has not read. Before an event that expects a request
-  (or an advance) it waits a short settle for one the vector does not expect, so that a request an event caused is
-  seen there and never passes for the next event's.
+  so the robot's next event never overtakes an answer the SDK has not read. A worker event ending a request the
+  vector has in flight first waits (at most the widest tolerance) for that request to be held: answering nothing
+  in its place would leave the late one held, every later request of its sort answered with the answer meant for
+  the one before, and an SDK that waits for its act stalled until its own timeout. Before an event that expects a
+  request (or an advance) it waits a short settle for one the vector does not expect, so that a request an event
+  caused is seen there and never passes for the next event's.
 - The comparison is the deterministic runner's (`seq_io.runner.uploader_judge`), so a case fails over HTTP for
   the same reasons it fails in `iospec run`; what only HTTP can get wrong (another method, path or content type, a
   body that is not JSON or is cut off, a flood) is added to the verdict as differences of its own.
@@ -240,6 +243,7 @@ class Player:
             return _setup_verdict(answer, expected_error, self.sdk)
         playback = Playback()
         clock, expected_total, answered = 0.0, 0, 0
+        in_flight = {"post": 0, "act": 0}  # the vector's requests sent and not yet ended by a worker event
         timed_from: tuple[float, float] | None = None
         for index, event in enumerate(events):
             start, before = time.monotonic(), clock
@@ -256,6 +260,9 @@ class Player:
                 playback.lag = max(playback.lag, took)
             elif name in WORKER_EVENTS:
                 sort, outcome = worker_outcome(event)
+                if in_flight[sort]:  # the vector has one in flight: a late request is waited for, not skipped
+                    scenario.wait_held(sort, min(time.monotonic() + self.settings.max_tolerance, deadline))
+                    in_flight[sort] -= 1
                 if scenario.release(sort, outcome) and isinstance(outcome, Answer):
                     answered += 1
                 timed_from = (start, clock) if sort == "post" else timed_from
@@ -264,6 +271,8 @@ class Player:
                 time.sleep(max(0.0, wake - time.monotonic()))
                 playback.lag = max(playback.lag, time.monotonic() - wake)
             playback.played.append(Played(start, before, clock, name == "advance", timed_from))
+            for expected in expect:
+                in_flight["post" if "post" in expected else "act"] += 1
             latest = start + (_latest(expect, clock) - before) + self.tolerance(playback.lag)
             if expected_total > scenario.count():
                 scenario.wait_for(expected_total, min(latest, deadline))

@@ -203,6 +203,8 @@ class Scenario:
         self.flooded = 0
         """Requests and connections refused because the scenario's limits were reached."""
         self._held: dict[str, deque[asyncio.Future[Answer | Drop]]] = {"post": deque(), "act": deque()}
+        self._unended = {"post": 0, "act": 0}
+        """Held requests no worker event has ended yet, by sort (read by the engine's thread under `_changed`)."""
         self._writers: set[asyncio.StreamWriter] = set()
         self._taken = 0
         """Answers whose connection the SDK closed after reading them."""
@@ -229,9 +231,11 @@ class Scenario:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)
 
-    def _record(self, arrival: Arrival) -> None:
+    def _record(self, arrival: Arrival, held: bool = False) -> None:
         with self._changed:
             self._arrivals.append(arrival)
+            if held:
+                self._unended[arrival.sort] += 1
             self._changed.notify_all()
 
     def _full(self) -> bool:
@@ -281,7 +285,7 @@ class Scenario:
             return
         future: asyncio.Future[Answer | Drop] = self._loop.create_future()
         self._held[arrival.sort].append(future)
-        self._record(arrival)
+        self._record(arrival, held=True)
         outcome = await future
         if isinstance(outcome, Answer):
             writer.write(_response(outcome, self._format))
@@ -299,6 +303,8 @@ class Scenario:
             future = queue.popleft()
             if not future.done():
                 future.set_result(outcome)
+                with self._changed:
+                    self._unended[sort] -= 1
                 return True
         return False
 
@@ -308,6 +314,12 @@ class Scenario:
         """Answer (or drop) the oldest held request of `sort`; whether one was held (protocol.md: an event with
         none in flight is ignored)."""
         return asyncio.run_coroutine_threadsafe(self._release(sort, outcome), self._loop).result(OPEN_TIMEOUT)
+
+    def wait_held(self, sort: str, deadline: float) -> bool:
+        """Wait until a request of `sort` is held that no worker event has ended, or until `deadline`; whether one
+        is."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._unended[sort] > 0, max(0.0, deadline - time.monotonic()))
 
     def wait_taken(self, answered: int, deadline: float) -> bool:
         """Wait until the SDK closed the connections of `answered` answers (it read them), or until `deadline`."""
