@@ -308,30 +308,22 @@ def test_the_reference_passes_every_uploader_vector_over_http() -> None:
     assert report.passed == len(cases)
 
 
-LATE_ACT = """$schema: ../../schema/vector-file.schema.json
+LATE_ACT = f"""$schema: ../../schema/vector-file.schema.json
 kind: uploader
 id_prefix: late-up
-description: An act answered, then a plan.
+description: The scenario of tiny, then a plan.
 groups:
   - group: act-then-plan
     why: >-
-      With {"every": 1} wanted(s, -1, 2) lists 0 and 1, whole (UPL-WANTED, UPL-CUT); each is posted at once, no post
-      being in flight (UPL-POST-PROMPT); the act carries its own observation whole (UPL-ACT-BODY); the plan after it
-      causes no request, no observation having come since (UPL-WANTED).
-    declaration: {every: 1}
+      As tiny's two-frames (UPL-WANTED, UPL-CUT, UPL-POST-PROMPT, UPL-ACT-BODY); the plan after the act causes no
+      request, no observation having come since (UPL-WANTED).
+    declaration: {{every: 1}}
     cases:
       - id: late-up-0001
         why: As the group says.
         episode_id: a
-        events:
-          - {plan: 2}
-          - {observe: {n: 0, inputs: {x: 0}}, expect: [{post: {frames: [{seq: 0, inputs: {x: 0}}]}}]}
-          - {answer: {to: post, status: 200}}
-          - {observe: {n: 1, inputs: {x: 1}}, expect: [{post: {frames: [{seq: 1, inputs: {x: 1}}]}}]}
-          - {answer: {to: post, status: 200}}
-          - {act: {t: 2, inputs: {x: 2}}, expect: [{act: {seq: 2, inputs: {x: 2}}}]}
-          - {answer: {to: act, status: 200}}
-          - {plan: 4}
+        events:{EVENTS}
+          - {{plan: 4}}
 """
 
 
